@@ -1,0 +1,1 @@
+"""A tiny shop used to show mockpolicy's rules."""

@@ -1,0 +1,4 @@
+"""Settings."""
+
+RETRIES = 3
+CURRENCY = "EUR"

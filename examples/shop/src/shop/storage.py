@@ -1,0 +1,19 @@
+"""Order storage."""
+
+import logging
+
+LOG = logging.getLogger(__name__)
+
+
+class Storage:
+    """Keeps orders in memory."""
+
+    def __init__(self):
+        self.orders = {}
+
+    def save(self, order_id, total):
+        self.orders[order_id] = total
+        return order_id
+
+    def load(self, order_id):
+        return self.orders.get(order_id)

@@ -1,0 +1,63 @@
+from unittest import mock
+from unittest.mock import Mock, patch
+
+import pytest
+
+from shop import payments
+from shop.payments import Checkout
+from shop.storage import Storage
+
+
+@patch("shop.payments.Storage.save")  # first-party-mock: our own storage
+def test_place_saves(save):
+    with patch("shop.payments.charge", return_value=True):  # first-party-mock
+        assert Checkout().place("a1", 10) == "PLACED"
+    save.assert_called_once_with("a1", 10)
+
+
+def test_place_declined_stdlib_only():
+    # Not flagged: urllib and time are not our code.
+    with mock.patch("shop.payments.urllib.request.urlopen") as urlopen, mock.patch("shop.payments.time"):
+        urlopen.return_value.__enter__.return_value.status = 500
+        assert Checkout(Storage()).place("a2", 5) == "DECLINED"
+
+
+def test_retries_configuration(monkeypatch):
+    # Not flagged: a first-party constant is configuration, not code.
+    monkeypatch.setattr("shop.config.RETRIES", 1)
+    # mock-boundary: the payment provider is a real HTTP service we cannot run here
+    monkeypatch.setattr(payments, "charge", lambda order_id, total: False)
+    assert Checkout(Storage()).place("a3", 5) == "DECLINED"
+
+
+def test_two_boundaries(monkeypatch):
+    # mock-boundary: the payment provider is remote
+    monkeypatch.setattr(payments, "charge", lambda order_id, total: True)
+    # mock-boundary: and storage too?
+    monkeypatch.setattr(Storage, "save", lambda self, order_id, total: order_id)
+    assert Checkout(Storage()).place("a4", 5) == "PLACED"
+
+
+def test_boundary_without_reason(mocker):
+    mocker.patch("shop.payments.charge", return_value=True)  # mock-boundary:
+    assert Checkout(Storage()).place("a5", 5) == "PLACED"
+
+
+def test_tautology():
+    storage = Mock(spec=Storage)
+    with patch.object(payments, "charge", return_value=True) as charge:
+        Checkout(storage).place("a6", 7)
+    charge.assert_called_once_with("a6", 7)
+    storage.save.assert_called_once_with("a6", 7)
+
+
+def test_inert_collaborator():
+    # Not flagged: a spec'd Storage nobody configures or asserts on.
+    checkout = Checkout(Mock(spec=Storage))
+    assert checkout.storage is not None
+
+
+def test_logger_is_not_ours():
+    with patch("shop.storage.LOG") as log:
+        Storage().save("a7", 1)
+    assert not log.error.called

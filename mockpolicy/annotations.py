@@ -1,0 +1,55 @@
+"""Comment annotations that excuse a mock: ``# mock-boundary: <reason>`` and
+``# mock-isolation: <reason>``.
+
+An annotation belongs to a mock when it ends one of the lines the mock call
+spans, or sits in the block of comment lines directly above the call's first
+line (for a decorator: above the decorator).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ANNOTATION = re.compile(r"#\s*mock-(boundary|isolation)\s*:(.*)$")
+
+
+@dataclass(frozen=True)
+class Annotation:
+    kind: str  # "boundary" or "isolation"
+    reason: str
+    line: int
+
+
+class Annotations:
+    """The annotations of one source file, indexed by line."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.by_line: dict[int, list[Annotation]] = {}
+        if "mock-" not in text:
+            return
+        for number, line in enumerate(self.lines, start=1):
+            if "mock-" in line:
+                for match in _ANNOTATION.finditer(line):
+                    reason = match.group(2).strip()
+                    self.by_line.setdefault(number, []).append(Annotation(match.group(1), reason, number))
+
+    def _is_comment_line(self, number: int) -> bool:
+        return 1 <= number <= len(self.lines) and self.lines[number - 1].lstrip().startswith("#")
+
+    def find(self, kind: str, first_line: int, last_line: int) -> Annotation | None:
+        """The ``kind`` annotation attached to a call spanning ``first_line..last_line``."""
+        if not self.by_line:
+            return None
+        for number in range(first_line, last_line + 1):
+            for annotation in self.by_line.get(number, ()):
+                if annotation.kind == kind:
+                    return annotation
+        number = first_line - 1
+        while self._is_comment_line(number):
+            for annotation in self.by_line.get(number, ()):
+                if annotation.kind == kind:
+                    return annotation
+            number -= 1
+        return None

@@ -1,0 +1,104 @@
+"""``first-party-mock``, ``multiple-boundary-mocks`` and
+``mock-annotation-without-reason``: don't mock your own code, except one
+declared boundary per test; a spec'd double nobody configures or asserts on is
+an inert collaborator and is allowed."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from mockpolicy.engine import Analysis
+from mockpolicy.findings import Finding
+from mockpolicy.resolve import Kind
+from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS
+from mockpolicy.sites import MOCK_USE_ATTRIBUTES, Context, MockSite, Target, root_key
+
+_KIND_WORDS = {
+    Kind.MODULE: "module",
+    Kind.CLASS: "class",
+    Kind.FUNCTION: "function",
+    Kind.INSTANCE: "object",
+}
+
+
+def describe(analysis: Analysis, target: Target) -> str:
+    value = target.value
+    word = _KIND_WORDS.get(value.kind, "object")
+    if value.kind is Kind.INSTANCE:
+        word = f"instance of {value.qualname.removesuffix('()')}"
+        return f"{word} ({analysis.resolver.display_path(value)})"
+    return f"{word} {value.qualname} ({analysis.resolver.display_path(value)})"
+
+
+def is_inert(site: MockSite) -> bool:
+    """A spec'd double that nobody configures or asserts on: an inert collaborator."""
+    if not site.spec_only or site.configured or site.escapes or site.injected:
+        return False
+    keys: set[str] = set()
+    context: Context | None = site.owner
+    while context is not None:
+        keys.update(key for key, sites in context.bound.items() if site in sites)
+        context = context.parent
+    if not keys:
+        return True
+    where = site.owner
+    if any(key.startswith("self.") for key in keys) and where.parent is not None:
+        where = where.parent
+    for node in ast.walk(where.node):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(
+                isinstance(t, (ast.Attribute, ast.Subscript)) and root_key(t) in keys for t in targets
+            ):
+                return False
+        elif isinstance(node, ast.Attribute) and node.attr in MOCK_USE_ATTRIBUTES:
+            if root_key(node.value) in keys:
+                return False
+    return True
+
+
+def check(analysis: Analysis) -> Iterator[Finding]:
+    boundaries: dict[str, int] = {}
+    for site in analysis.module.sites:
+        call = site.call
+        annotation = analysis.annotations.find("boundary", call.lineno, call.end_lineno or call.lineno)
+        owner = site.owner.qualname
+        if annotation is not None and not annotation.reason:
+            yield analysis.finding(
+                call,
+                ANNOTATION_WITHOUT_REASON.symbol,
+                "This '# mock-boundary:' annotation gives no reason; say why this mock is the "
+                "test's one boundary (e.g. '# mock-boundary: the payment API cannot run here').",
+                owner,
+            )
+            continue
+        targets = analysis.first_party_targets(site)
+        if not targets or is_inert(site):
+            continue
+        if annotation is not None:
+            boundaries[owner] = boundaries.get(owner, 0) + 1
+            if boundaries[owner] > 1:
+                yield analysis.finding(
+                    call,
+                    MULTIPLE_BOUNDARY_MOCKS.symbol,
+                    f"'{owner or '<module>'}' already has a '# mock-boundary:' mock; a test may declare "
+                    "one boundary, so exercise this first-party code for real.",
+                    owner,
+                )
+            continue
+        yield analysis.finding(call, FIRST_PARTY_MOCK.symbol, _message(analysis, site, targets), owner)
+
+
+def _message(analysis: Analysis, site: MockSite, targets: list[Target]) -> str:
+    first = targets[0]
+    more = f" (and {len(targets) - 1} more)" if len(targets) > 1 else ""
+    if site.spec_only:
+        lead = f"'{first.text}' used as a spec makes a stand-in for the first-party {describe(analysis, first)}"
+    else:
+        lead = f"'{first.text}'{more} is the first-party {describe(analysis, first)}"
+    return (
+        f"{lead}: a mock of your own code tests a fiction that stays green when the real code "
+        "breaks. Exercise the real code, or declare this test's one boundary mock with "
+        "'# mock-boundary: <reason>'."
+    )

@@ -1,0 +1,83 @@
+"""``tautological-mock-assertion``: a test whose only assertions are that
+first-party mocks were called asserts that the code calls what the code calls."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from mockpolicy.engine import Analysis
+from mockpolicy.findings import Finding
+from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
+from mockpolicy.sites import ASSERT_METHODS, CALL_ATTRIBUTES, Context, MockSite, root_key
+
+TEST_PREFIX = "test"
+
+
+def _inspected(analysis: Analysis, context: Context, expr: ast.AST) -> tuple[bool, list[MockSite]]:
+    """Whether ``expr`` reads a mock's call record, and the first-party sites of
+    those mocks (empty if any of them is not a first-party mock)."""
+    reads, sites, all_first_party = False, [], True
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Attribute) and node.attr in CALL_ATTRIBUTES:
+            reads = True
+            found = _first_party_mocks(analysis, context, node.value)
+            all_first_party = all_first_party and bool(found)
+            sites.extend(found)
+    return reads, sites if all_first_party else []
+
+
+def _first_party_mocks(analysis: Analysis, context: Context, expr: ast.expr) -> list[MockSite]:
+    key = root_key(expr)
+    sites = analysis.module.mocks_bound(context, key) if key else []
+    if sites and all(analysis.first_party_targets(site) for site in sites):
+        return sites
+    return []
+
+
+def _assertions(analysis: Analysis, context: Context) -> list[tuple[ast.AST, list[MockSite]]]:
+    """Every assertion of a test, each with the first-party mocks whose calls it
+    is all about (empty for an assertion on anything else)."""
+    found: list[tuple[ast.AST, list[MockSite]]] = []
+    for node in context.asserts:
+        found.append((node, _inspected(analysis, context, node.test)[1]))
+    for call in context.calls:
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if isinstance(func, ast.Attribute) and name in ASSERT_METHODS:
+            found.append((call, _first_party_mocks(analysis, context, func.value)))
+        elif name.startswith(("assert", "fail")) or name in ("raises", "warns"):
+            sites: list[MockSite] = []
+            reads_any = False
+            for arg in [*call.args, *(kw.value for kw in call.keywords)]:
+                reads, inspected = _inspected(analysis, context, arg)
+                if reads and not inspected:
+                    sites, reads_any = [], False
+                    break
+                reads_any = reads_any or reads
+                sites.extend(inspected)
+            found.append((call, sites if reads_any else []))
+    found.sort(key=lambda item: (getattr(item[0], "lineno", 0), getattr(item[0], "col_offset", 0)))
+    return found
+
+
+def check(analysis: Analysis) -> Iterator[Finding]:
+    for context in analysis.module.contexts:
+        if not context.is_function or not context.name.startswith(TEST_PREFIX):
+            continue
+        assertions = _assertions(analysis, context)
+        if not assertions:
+            continue
+        if all(sites for _node, sites in assertions):
+            mocks = [site for _node, sites in assertions for site in sites]
+            first = assertions[0][0]
+            names = sorted({analysis.first_party_targets(site)[0].text for site in mocks})
+            shown = ", ".join(f"'{name}'" for name in names[:3]) + (" ..." if len(names) > 3 else "")
+            yield analysis.finding(
+                first,
+                TAUTOLOGICAL_ASSERTION.symbol,
+                f"'{context.name}' only asserts calls on mocks of first-party code ({shown}): it "
+                "passes whatever the real code does. Assert on an observable result of the real "
+                "code instead.",
+                context.qualname,
+            )

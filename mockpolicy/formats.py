@@ -1,0 +1,35 @@
+"""Output formats of ``mockpolicy check``: ``text`` (pylint's
+``path:line:col: symbol message`` shape) and ``json``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from mockpolicy.findings import Finding
+from mockpolicy.rules import RULES_BY_SYMBOL
+
+FORMATS = ("text", "json")
+
+
+def render(findings: Sequence[Finding], fmt: str) -> str:
+    """``findings`` (paths already relative) in format ``fmt``, newline-terminated or empty."""
+    if fmt == "json":
+        return json.dumps([_as_dict(f) for f in findings], indent=2) + "\n"
+    return "".join(f"{f.path}:{f.line}:{f.column}: {f.symbol} {f.message}\n" for f in findings)
+
+
+def _as_dict(finding: Finding) -> dict[str, object]:
+    rule = RULES_BY_SYMBOL[finding.symbol]
+    return {
+        "symbol": finding.symbol,
+        "message_id": rule.msgid,
+        "path": finding.path,
+        "line": finding.line,
+        "column": finding.column,
+        "end_line": finding.end_line,
+        "end_column": finding.end_column,
+        "scope": finding.scope,
+        "message": finding.message,
+        "doc_url": rule.doc_url,
+    }

@@ -1,0 +1,272 @@
+"""A lazily built, cached symbol index of a project's modules.
+
+A ``ModuleInfo`` records what a module binds at top level (imports, functions,
+classes, assigned values) and what each class body binds, read from the
+module's source with ``ast``; nothing is imported or executed. Modules are
+parsed the first time a target resolves into them and kept for the process.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+BindingKind = Literal["import", "def", "class", "value", "unknown"]
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What a name is bound to: an import (``target`` is the absolute dotted
+    path), a def, a class, or an assigned ``value`` expression."""
+
+    kind: BindingKind
+    lineno: int
+    target: str = ""
+    value: ast.expr | None = None
+    cls: ClassInfo | None = None
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    """A class body: its bases (unevaluated), its members, and the attributes
+    ``__init__`` assigns on ``self``."""
+
+    module: str
+    qualname: str
+    bases: list[ast.expr]
+    members: dict[str, Binding] = field(default_factory=dict)
+    instance_attrs: dict[str, ast.expr] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    """The top-level namespace of one module."""
+
+    name: str
+    path: Path | None
+    is_package: bool
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    star_imports: list[str] = field(default_factory=list)
+    has_getattr: bool = False
+
+
+def absolute_import(module: str, is_package: bool, level: int, name: str | None) -> str:
+    """The absolute dotted name of a (possibly relative) import in ``module``."""
+    if level == 0:
+        return name or ""
+    parts = module.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    base = ".".join(parts)
+    if name:
+        return f"{base}.{name}" if base else name
+    return base
+
+
+class _Summarizer:
+    """Builds a ``ModuleInfo`` from a module's tree, top level and class bodies only."""
+
+    def __init__(self, info: ModuleInfo) -> None:
+        self.info = info
+
+    def run(self, tree: ast.Module) -> ModuleInfo:
+        self._block(tree.body, self.info.bindings, None, conditional=False)
+        return self.info
+
+    def _bind(self, table: dict[str, Binding], name: str, binding: Binding, conditional: bool) -> None:
+        if conditional and name in table:
+            return
+        table[name] = binding
+
+    def _block(
+        self,
+        body: list[ast.stmt],
+        table: dict[str, Binding],
+        cls: ClassInfo | None,
+        conditional: bool,
+    ) -> None:
+        for stmt in body:
+            self._statement(stmt, table, cls, conditional)
+
+    def _statement(
+        self, stmt: ast.stmt, table: dict[str, Binding], cls: ClassInfo | None, conditional: bool
+    ) -> None:
+        info = self.info
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._bind(table, stmt.name, Binding("def", stmt.lineno), conditional)
+            if cls is None and stmt.name == "__getattr__":
+                info.has_getattr = True
+            if cls is not None and _binds_instance_state(stmt):
+                self._instance_attrs(stmt, cls)
+        elif isinstance(stmt, ast.ClassDef):
+            prefix = f"{cls.qualname}." if cls else ""
+            child = ClassInfo(info.name, prefix + stmt.name, list(stmt.bases))
+            self._block(stmt.body, child.members, child, conditional=False)
+            self._bind(table, stmt.name, Binding("class", stmt.lineno, cls=child), conditional)
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    self._bind(table, alias.asname, Binding("import", stmt.lineno, alias.name), conditional)
+                else:
+                    top = alias.name.partition(".")[0]
+                    self._bind(table, top, Binding("import", stmt.lineno, top), conditional)
+        elif isinstance(stmt, ast.ImportFrom):
+            base = absolute_import(info.name, info.is_package, stmt.level, stmt.module)
+            for alias in stmt.names:
+                if alias.name == "*":
+                    info.star_imports.append(base)
+                    continue
+                target = f"{base}.{alias.name}" if base else alias.name
+                self._bind(table, alias.asname or alias.name, Binding("import", stmt.lineno, target), conditional)
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                self._assign(target, stmt.value, stmt.lineno, table, conditional)
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            self._assign(stmt.target, stmt.value, stmt.lineno, table, conditional)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            self._bind(table, stmt.target.id, Binding("unknown", stmt.lineno), conditional)
+        elif isinstance(stmt, ast.If):
+            self._block(stmt.body, table, cls, conditional)
+            self._block(stmt.orelse, table, cls, True)
+        elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            self._block(stmt.body, table, cls, conditional)
+            for handler in stmt.handlers:  # type: ignore[attr-defined]
+                self._block(handler.body, table, cls, True)
+            self._block(stmt.orelse, table, cls, conditional)  # type: ignore[attr-defined]
+            self._block(stmt.finalbody, table, cls, conditional)  # type: ignore[attr-defined]
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            self._block(stmt.body, table, cls, conditional)
+
+    def _assign(
+        self, target: ast.expr, value: ast.expr, lineno: int, table: dict[str, Binding], conditional: bool
+    ) -> None:
+        if isinstance(target, ast.Name):
+            self._bind(table, target.id, Binding("value", lineno, value=value), conditional)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                if isinstance(element, ast.Name):
+                    self._bind(table, element.id, Binding("unknown", lineno), conditional)
+
+    @staticmethod
+    def _instance_attrs(init: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
+        if not init.args.args:
+            return
+        self_name = init.args.args[0].arg
+        for node in ast.walk(init):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == self_name
+                    ):
+                        cls.instance_attrs.setdefault(target.attr, node.value)
+
+
+SETUP_METHODS = frozenset(
+    {"__init__", "setUp", "asyncSetUp", "setup_method", "setup", "setUpClass", "setup_class"}
+)
+
+
+def _binds_instance_state(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``self.x = ...`` in ``func`` sets up state the other methods read:
+    ``__init__``, unittest/pytest set-up methods, and fixtures defined on the class."""
+    if func.name in SETUP_METHODS:
+        return True
+    for decorator in func.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name == "fixture":
+            return True
+    return False
+
+
+def summarize(name: str, path: Path | None, is_package: bool, tree: ast.Module) -> ModuleInfo:
+    """The ``ModuleInfo`` of an already parsed module."""
+    return _Summarizer(ModuleInfo(name, path, is_package)).run(tree)
+
+
+class ModuleIndex:
+    """Finds and summarizes the modules under a project's source roots.
+
+    ``get(name)`` is ``None`` for a module with no source under the roots, and
+    a ``ModuleInfo`` with no bindings for a namespace package or a module whose
+    source does not parse.
+    """
+
+    def __init__(self, source_roots: tuple[Path, ...]) -> None:
+        self.source_roots = source_roots
+        self._modules: dict[str, ModuleInfo | None] = {}
+        self._located: dict[str, tuple[Path | None, bool] | None] = {}
+
+    def locate(self, name: str) -> tuple[Path | None, bool] | None:
+        """``(file, is_package)`` for a project module, ``(None, True)`` for a
+        namespace package directory, ``None`` when there is no such module."""
+        if name in self._located:
+            return self._located[name]
+        result: tuple[Path | None, bool] | None = None
+        parts = name.split(".")
+        if all(part.isidentifier() for part in parts):
+            parent = parts[:-1]
+            if parent and self.locate(".".join(parent)) is None:
+                result = None
+            else:
+                for root in self.source_roots:
+                    base = root.joinpath(*parts)
+                    init = base / "__init__.py"
+                    if init.is_file():
+                        result = (init, True)
+                        break
+                    module = base.with_name(base.name + ".py")
+                    if module.is_file():
+                        result = (module, False)
+                        break
+                    if base.is_dir():
+                        result = (None, True)
+                        break
+        self._located[name] = result
+        return result
+
+    def add(self, info: ModuleInfo) -> None:
+        """Register an already summarized module (the file being analysed)."""
+        self._modules[info.name] = info
+
+    def get(self, name: str) -> ModuleInfo | None:
+        if name in self._modules:
+            return self._modules[name]
+        located = self.locate(name)
+        info: ModuleInfo | None = None
+        if located is not None:
+            path, is_package = located
+            info = ModuleInfo(name, path, is_package)
+            if path is not None:
+                try:
+                    tree = ast.parse(path.read_bytes(), filename=str(path))
+                except (SyntaxError, ValueError, OSError, RecursionError, MemoryError):
+                    tree = None
+                if tree is not None:
+                    info = summarize(name, path, is_package, tree)
+        self._modules[name] = info
+        return info
+
+
+def module_name_for(path: Path, source_roots: tuple[Path, ...]) -> tuple[str, bool]:
+    """The dotted module name of a source file and whether it is a package.
+
+    The name is found as pytest's default import mode finds it: climb while the
+    directory holds ``__init__.py``.
+    """
+    path = path.resolve()
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    directory = path.parent
+    while (directory / "__init__.py").is_file() and directory.parent != directory:
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    if not parts:
+        parts = [path.parent.name]
+    return ".".join(parts), is_package

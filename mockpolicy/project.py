@@ -1,0 +1,307 @@
+"""Where a project lives, which packages are its own, where its tests are.
+
+Everything is read from files (pyproject.toml, setup.cfg, setup.py, pytest
+configuration, the directory tree); nothing is imported. ``[tool.mockpolicy]``
+in pyproject.toml overrides what is detected.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py")
+TEST_DIR_NAMES = ("tests", "test", "testing", "t")
+NOT_CODE_DIRS = frozenset(
+    {"docs", "doc", "examples", "example", "benchmarks", "scripts", "tools", "build", "dist",
+     "baselines", "site-packages", "node_modules"}
+)
+
+# The keys [tool.mockpolicy] accepts; docs pages may only name these.
+OPTIONS: dict[str, str] = {
+    "first-party": "list of top-level package names that are the project's own code",
+    "tests": "list of paths (relative to the project root) that `mockpolicy check` checks by default",
+}
+
+
+class ConfigError(Exception):
+    """A configuration file is unreadable or invalid; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project under analysis.
+
+    ``first_party`` holds top-level import names; ``source_roots`` the
+    directories searched, in order, for the project's modules; ``test_paths``
+    what ``mockpolicy check`` analyses when given no paths.
+    """
+
+    root: Path
+    first_party: frozenset[str]
+    source_roots: tuple[Path, ...]
+    test_paths: tuple[Path, ...]
+    settings: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def is_first_party(self, module: str) -> bool:
+        return module.partition(".")[0] in self.first_party
+
+    def relative(self, path: str | Path) -> str:
+        """``path`` as a POSIX path relative to the root when it is inside it."""
+        resolved = Path(path).resolve()
+        try:
+            return resolved.relative_to(self.root).as_posix()
+        except ValueError:
+            return resolved.as_posix()
+
+
+def find_root(start: Path) -> Path:
+    """The nearest directory at or above ``start`` holding project metadata.
+
+    Falls back to the nearest directory holding ``.git``, then to ``start``.
+    """
+    start = start.resolve()
+    if start.is_file():
+        start = start.parent
+    for candidate in (start, *start.parents):
+        if any((candidate / marker).is_file() for marker in ROOT_MARKERS):
+            return candidate
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return start
+
+
+def load_project(root: Path) -> Project:
+    """Read the project at ``root``; raises ``ConfigError`` on a broken config file."""
+    root = root.resolve()
+    pyproject = _read_toml(root / "pyproject.toml")
+    settings = pyproject.get("tool", {}).get("mockpolicy", {})
+    if not isinstance(settings, dict):
+        raise ConfigError(f"{root / 'pyproject.toml'}: [tool.mockpolicy] must be a table.")
+    _validate_settings(root / "pyproject.toml", settings)
+    setup_cfg = _read_ini(root / "setup.cfg")
+
+    extra_roots = _declared_source_dirs(root, pyproject, setup_cfg)
+    source_roots = _unique([*extra_roots, root / "src", root])
+    source_roots = tuple(p for p in source_roots if p.is_dir())
+    test_paths = _test_paths(root, settings, pyproject, setup_cfg)
+
+    if "first-party" in settings:
+        first_party = frozenset(settings["first-party"])
+    else:
+        first_party = _detect_first_party(root, pyproject, setup_cfg, source_roots, test_paths)
+    return Project(root, first_party, source_roots, test_paths, settings)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}).") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from exc
+
+
+def _read_ini(path: Path) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None)
+    if path.is_file():
+        try:
+            parser.read(path, encoding="utf-8")
+        except (configparser.Error, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not a valid INI file ({exc}).") from exc
+    return parser
+
+
+def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
+    for key, value in settings.items():
+        if key not in OPTIONS:
+            known = ", ".join(sorted(OPTIONS))
+            raise ConfigError(f"{path}: unknown option '{key}' in [tool.mockpolicy] (known: {known}).")
+        if key in ("first-party", "tests") and not (
+            isinstance(value, list) and all(isinstance(item, str) for item in value)
+        ):
+            raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a list of strings.")
+
+
+def _unique(paths: list[Path]) -> list[Path]:
+    seen: set[Path] = set()
+    result = []
+    for path in paths:
+        resolved = path.resolve()
+        if resolved not in seen:
+            seen.add(resolved)
+            result.append(resolved)
+    return result
+
+
+def _declared_source_dirs(
+    root: Path, pyproject: dict[str, Any], setup_cfg: configparser.ConfigParser
+) -> list[Path]:
+    """Package directories named by setuptools/hatch/poetry configuration."""
+    dirs: list[Path] = []
+    tool = pyproject.get("tool", {})
+    find = tool.get("setuptools", {}).get("packages", {})
+    if isinstance(find, dict):
+        for where in find.get("find", {}).get("where", []):
+            dirs.append(root / where)
+    package_dir = tool.get("setuptools", {}).get("package-dir", {})
+    if isinstance(package_dir, dict) and isinstance(package_dir.get(""), str):
+        dirs.append(root / package_dir[""])
+    for package in tool.get("hatch", {}).get("build", {}).get("targets", {}).get("wheel", {}).get(
+        "packages", []
+    ):
+        dirs.append((root / package).parent)
+    for entry in tool.get("poetry", {}).get("packages", []):
+        if isinstance(entry, dict) and isinstance(entry.get("from"), str):
+            dirs.append(root / entry["from"])
+    if setup_cfg.has_option("options.packages.find", "where"):
+        dirs.append(root / setup_cfg.get("options.packages.find", "where").strip())
+    if setup_cfg.has_option("options", "package_dir"):
+        for line in setup_cfg.get("options", "package_dir").splitlines():
+            name, _, where = line.partition("=")
+            if name.strip() == "" and where.strip():
+                dirs.append(root / where.strip())
+    return dirs
+
+
+def _test_paths(
+    root: Path,
+    settings: dict[str, Any],
+    pyproject: dict[str, Any],
+    setup_cfg: configparser.ConfigParser,
+) -> tuple[Path, ...]:
+    if "tests" in settings:
+        return tuple(root / p for p in settings["tests"])
+    declared: list[str] = []
+    ini = pyproject.get("tool", {}).get("pytest", {}).get("ini_options", {})
+    raw = ini.get("testpaths")
+    if isinstance(raw, list):
+        declared = [str(p) for p in raw]
+    elif isinstance(raw, str):
+        declared = raw.split()
+    if not declared:
+        for name, section in (("pytest.ini", "pytest"), ("tox.ini", "pytest")):
+            parser = _read_ini(root / name)
+            if parser.has_option(section, "testpaths"):
+                declared = parser.get(section, "testpaths").split()
+                break
+    if not declared and setup_cfg.has_option("tool:pytest", "testpaths"):
+        declared = setup_cfg.get("tool:pytest", "testpaths").split()
+    found = [root / p for p in declared if (root / p).exists()]
+    if not found:
+        found = [root / name for name in TEST_DIR_NAMES if (root / name).is_dir()]
+    return tuple(found) if found else (root,)
+
+
+def _is_package_dir(path: Path) -> bool:
+    return path.is_dir() and (path / "__init__.py").is_file()
+
+
+def _exists_as_module(name: str, source_roots: tuple[Path, ...]) -> bool:
+    return any(
+        _is_package_dir(src / name) or (src / f"{name}.py").is_file() for src in source_roots
+    )
+
+
+def _normalize(distribution: str) -> str:
+    return re.sub(r"[-_.]+", "_", distribution).lower()
+
+
+def _declared_names(
+    root: Path, pyproject: dict[str, Any], setup_cfg: configparser.ConfigParser
+) -> list[str]:
+    """Top-level import names that packaging metadata declares, best first."""
+    names: list[str] = []
+    tool = pyproject.get("tool", {})
+    setuptools = tool.get("setuptools", {})
+    packages = setuptools.get("packages")
+    if isinstance(packages, list):
+        names += [p.split(".")[0] for p in packages if isinstance(p, str)]
+    names += [m for m in setuptools.get("py-modules", []) if isinstance(m, str)]
+    for package in tool.get("hatch", {}).get("build", {}).get("targets", {}).get("wheel", {}).get(
+        "packages", []
+    ):
+        names.append(Path(package).name)
+    flit_name = tool.get("flit", {}).get("module", {}).get("name")
+    if isinstance(flit_name, str):
+        names.append(flit_name)
+    for entry in tool.get("poetry", {}).get("packages", []):
+        if isinstance(entry, dict) and isinstance(entry.get("include"), str):
+            names.append(entry["include"].split("/")[0].split(".")[0])
+    if setup_cfg.has_option("options", "packages"):
+        value = setup_cfg.get("options", "packages").strip()
+        if not value.startswith("find"):
+            names += [p.strip().split(".")[0] for p in value.split() if p.strip()]
+    if setup_cfg.has_option("files", "packages"):  # pbr
+        names += [p.strip() for p in setup_cfg.get("files", "packages").split() if p.strip()]
+    project_name = pyproject.get("project", {}).get("name") or tool.get("poetry", {}).get("name")
+    if isinstance(project_name, str):
+        names.append(_normalize(project_name))
+    if setup_cfg.has_option("metadata", "name"):
+        names.append(_normalize(setup_cfg.get("metadata", "name")))
+    setup_py_name = _setup_py_name(root / "setup.py")
+    if setup_py_name:
+        names.append(_normalize(setup_py_name))
+    return names
+
+
+def _setup_py_name(path: Path) -> str | None:
+    """The literal ``name=`` given to ``setup()`` in setup.py, if any (parsed, not run)."""
+    if not path.is_file():
+        return None
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError, OSError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
+            for keyword in node.keywords:
+                if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
+                    return str(keyword.value.value)
+    return None
+
+
+def _detect_first_party(
+    root: Path,
+    pyproject: dict[str, Any],
+    setup_cfg: configparser.ConfigParser,
+    source_roots: tuple[Path, ...],
+    test_paths: tuple[Path, ...],
+) -> frozenset[str]:
+    declared = [
+        name for name in _declared_names(root, pyproject, setup_cfg)
+        if _exists_as_module(name, source_roots)
+    ]
+    if declared:
+        return frozenset(declared)
+    test_dirs = {p.resolve() for p in test_paths if p.resolve() != root}
+    found: set[str] = set()
+    for src in source_roots:
+        if not src.is_dir():
+            continue
+        for child in sorted(src.iterdir()):
+            if child.name.startswith((".", "_")) or child.name in NOT_CODE_DIRS:
+                continue
+            if child.resolve() in test_dirs or child.name in TEST_DIR_NAMES:
+                continue
+            if _is_package_dir(child):
+                found.add(child.name)
+            elif src != root and child.suffix == ".py" and child.stem.isidentifier():
+                found.add(child.stem)
+        if found:
+            break
+    return frozenset(found)

@@ -1,0 +1,82 @@
+"""The registry of rules: one place that names every message the engine emits.
+
+Each rule module under ``mockpolicy.checks`` declares its ``Rule`` objects; the
+pylint plugin, the CLI, ``explain`` and the docs test all read them from here.
+Message ids follow pylint's scheme: category letter, the plugin's checker block
+(73), and a two-digit message number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A message the engine can emit."""
+
+    msgid: str
+    symbol: str
+    summary: str
+
+    @property
+    def doc_url(self) -> str:
+        return f"{DOCS_BASE_URL}/{self.symbol}.md"
+
+
+DOCS_BASE_URL = "https://github.com/mockpolicy/mockpolicy/blob/main/docs/rules"
+
+FIRST_PARTY_MOCK = Rule(
+    "W7301",
+    "first-party-mock",
+    "A mock replaces, or stands in for, code defined in the project itself.",
+)
+MULTIPLE_BOUNDARY_MOCKS = Rule(
+    "W7302",
+    "multiple-boundary-mocks",
+    "A test declares more than one '# mock-boundary:' mock of first-party code.",
+)
+ANNOTATION_WITHOUT_REASON = Rule(
+    "W7303",
+    "mock-annotation-without-reason",
+    "A '# mock-boundary:' or '# mock-isolation:' annotation gives no reason.",
+)
+TAUTOLOGICAL_ASSERTION = Rule(
+    "W7304",
+    "tautological-mock-assertion",
+    "A test only asserts that first-party mocks were called.",
+)
+ANALYSIS_ERROR = Rule(
+    "E7399",
+    "mock-analysis-error",
+    "mockpolicy could not analyse a file (syntax error, undecodable bytes, internal error).",
+)
+
+ALL_RULES: tuple[Rule, ...] = (
+    FIRST_PARTY_MOCK,
+    MULTIPLE_BOUNDARY_MOCKS,
+    ANNOTATION_WITHOUT_REASON,
+    TAUTOLOGICAL_ASSERTION,
+    ANALYSIS_ERROR,
+)
+RULES_BY_SYMBOL = {rule.symbol: rule for rule in ALL_RULES}
+RULES_BY_MSGID = {rule.msgid: rule for rule in ALL_RULES}
+
+
+def lookup(name: str) -> Rule | None:
+    """The rule with this symbol or message id (case-insensitive id), or None."""
+    return RULES_BY_SYMBOL.get(name) or RULES_BY_MSGID.get(name.upper())
+
+
+def doc_text(rule: Rule) -> str | None:
+    """The Markdown page of ``rule``, from the installed package or the source tree."""
+    name = f"{rule.symbol}.md"
+    packaged = resources.files("mockpolicy").joinpath("_docs", "rules", name)
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    in_tree = Path(__file__).resolve().parent.parent / "docs" / "rules" / name
+    if in_tree.is_file():
+        return in_tree.read_text(encoding="utf-8")
+    return None

@@ -1,0 +1,556 @@
+"""Find the mock sites of one test module and the names bound to their mocks.
+
+A mock site is a call that replaces an object (``patch``, ``patch.object``,
+``patch.multiple``, ``patch.dict`` on ``sys.modules``, ``monkeypatch.setattr`` /
+``delattr`` / ``setitem(sys.modules, ...)``, and their pytest-mock forms) or
+builds a double that stands in for one (``Mock(spec=...)``,
+``create_autospec(...)``). Every call form is found wherever it appears -
+decorator, ``with`` item, ``ExitStack.enter_context``, ``p = patch(); p.start()``
+- because the site is the call itself. Callees are recognised through any
+import alias, and pytest fixtures by their parameter names or annotations.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from mockpolicy.index import ClassInfo, ModuleInfo
+from mockpolicy.resolve import MISSING, UNKNOWN, Kind, Resolver, Scope, Value
+
+MOCK_CLASSES = frozenset(
+    {"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock", "AsyncMock", "PropertyMock"}
+)
+MOCKER_FIXTURES = frozenset({"mocker", "class_mocker", "module_mocker", "package_mocker", "session_mocker"})
+PATCH_OPTIONS = frozenset({"spec", "create", "spec_set", "autospec", "new_callable", "target"})
+SPEC_ONLY_KWARGS = frozenset({"spec", "spec_set", "name", "unsafe", "instance", "_name"})
+
+ASSERT_METHODS = frozenset(
+    {"assert_called", "assert_called_once", "assert_called_with", "assert_called_once_with",
+     "assert_any_call", "assert_has_calls", "assert_not_called", "assert_awaited",
+     "assert_awaited_once", "assert_awaited_with", "assert_awaited_once_with", "assert_any_await",
+     "assert_has_awaits", "assert_not_awaited"}
+)
+CALL_ATTRIBUTES = frozenset(
+    {"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls",
+     "await_count", "await_args", "await_args_list", "awaited"}
+)
+CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", "mock_add_spec", "reset_mock"})
+MOCK_USE_ATTRIBUTES = ASSERT_METHODS | CALL_ATTRIBUTES | CONFIGURING_METHODS
+
+# canonical callee (after alias expansion) -> site kind
+_CALLEES: dict[str, str] = {
+    "unittest.mock.patch": "patch",
+    "unittest.mock.patch.object": "patch.object",
+    "unittest.mock.patch.multiple": "patch.multiple",
+    "unittest.mock.patch.dict": "patch.dict",
+    "unittest.mock.create_autospec": "autospec",
+    "mocker.patch": "patch",
+    "mocker.patch.object": "patch.object",
+    "mocker.patch.multiple": "patch.multiple",
+    "mocker.patch.dict": "patch.dict",
+    "mocker.create_autospec": "autospec",
+    "monkeypatch.setattr": "setattr",
+    "monkeypatch.delattr": "delattr",
+    "monkeypatch.setitem": "setitem",
+}
+for _name in MOCK_CLASSES:
+    _CALLEES[f"unittest.mock.{_name}"] = "mock"
+    _CALLEES[f"mocker.{_name}"] = "mock"
+MONKEYPATCH_FACTORIES = frozenset(
+    {"pytest.MonkeyPatch", "pytest.MonkeyPatch.context", "_pytest.monkeypatch.MonkeyPatch",
+     "_pytest.monkeypatch.MonkeyPatch.context"}
+)
+
+
+@dataclass(eq=False)
+class Target:
+    """One object a site replaces or stands in for."""
+
+    text: str
+    value: Value
+
+
+@dataclass(eq=False)
+class MockSite:
+    """One mock call. ``owner`` is the function or class it belongs to (for a
+    decorator: the decorated definition); ``spec_only`` marks doubles built from a
+    spec that replace nothing; ``configured`` that the call itself sets behaviour
+    (return values, side effects, attributes)."""
+
+    kind: str
+    call: ast.Call
+    owner: Context
+    api: str  # "unittest", "mocker" or "monkeypatch"
+    targets: list[Target] = field(default_factory=list)
+    spec_only: bool = False
+    configured: bool = False
+    escapes: bool = False
+    injected: bool = False
+    decorates: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | None = None
+
+    @property
+    def line(self) -> int:
+        return self.call.lineno
+
+
+@dataclass(eq=False)
+class Context:
+    """A function, class or the module: names, statements and calls gathered in one walk."""
+
+    node: ast.AST
+    qualname: str
+    parent: Context | None = None
+    class_info: ClassInfo | None = None
+    params: list[str] = field(default_factory=list)
+    self_name: str | None = None
+    mockers: set[str] = field(default_factory=set)
+    monkeypatches: set[str] = field(default_factory=set)
+    assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
+    stored: set[str] = field(default_factory=set)
+    calls: list[ast.Call] = field(default_factory=list)
+    asserts: list[ast.Assert] = field(default_factory=list)
+    statements: list[ast.stmt] = field(default_factory=list)
+    bound: dict[str, list[MockSite]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.qualname.rpartition(".")[2]
+
+    @property
+    def is_function(self) -> bool:
+        return isinstance(self.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+
+
+def dotted_parts(expr: ast.expr) -> list[str] | None:
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    parts.append(expr.id)
+    parts.reverse()
+    return parts
+
+
+def root_key(expr: ast.expr) -> str | None:
+    """The name a mock expression hangs from: ``m`` for ``m.a.return_value.b``,
+    ``self.m`` for ``self.m.a``; None for anything else."""
+    while True:
+        if isinstance(expr, ast.Attribute):
+            if isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
+                return f"self.{expr.attr}"
+            expr = expr.value
+        elif isinstance(expr, (ast.Call, ast.Subscript)):
+            expr = expr.func if isinstance(expr, ast.Call) else expr.value
+        elif isinstance(expr, ast.Name):
+            return expr.id
+        else:
+            return None
+
+
+def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    if len(call.args) > position and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return call.args[position]
+    for kw in call.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    return None
+
+
+def _has_keyword(call: ast.Call, *names: str) -> bool:
+    return any(kw.arg in names for kw in call.keywords)
+
+
+class TestModule:
+    """The mock sites of one parsed module, with the scopes they sit in."""
+
+    def __init__(self, tree: ast.Module, info: ModuleInfo, resolver: Resolver) -> None:
+        self.info = info
+        self.resolver = resolver
+        self.aliases: dict[str, str] = {}
+        self.module = Context(tree, "")
+        self.contexts: list[Context] = []
+        self.sites: list[MockSite] = []
+        self._by_call: dict[int, MockSite] = {}
+        self._visit_body(tree.body, self.module, None)
+        self._find_sites()
+
+    # -- gathering --------------------------------------------------------
+
+    def _visit_body(self, body: list[ast.stmt], owner: Context, class_info: ClassInfo | None) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._visit_function(stmt, owner, class_info)
+            elif isinstance(stmt, ast.ClassDef):
+                self._visit_class(stmt, owner)
+            else:
+                self._gather(stmt, owner)
+
+    def _child_qualname(self, owner: Context, name: str) -> str:
+        return f"{owner.qualname}.{name}" if owner.qualname else name
+
+    def _visit_class(self, node: ast.ClassDef, owner: Context) -> None:
+        info = self._class_info(node, owner)
+        context = Context(node, self._child_qualname(owner, node.name), owner, class_info=info)
+        self.contexts.append(context)
+        for decorator in node.decorator_list:
+            self._gather(decorator, context)
+        self._visit_body(node.body, context, info)
+
+    def _class_info(self, node: ast.ClassDef, owner: Context) -> ClassInfo | None:
+        if owner.class_info is not None:
+            binding = owner.class_info.members.get(node.name)
+        elif owner is self.module:
+            binding = self.info.bindings.get(node.name)
+        else:
+            binding = None
+        return binding.cls if binding is not None and binding.cls is not None else None
+
+    def _visit_function(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: Context, class_info: ClassInfo | None
+    ) -> None:
+        context = Context(node, self._child_qualname(owner, node.name), owner)
+        self.contexts.append(context)
+        arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+        context.params = [a.arg for a in arguments]
+        static = any(getattr(d, "id", None) == "staticmethod" for d in node.decorator_list)
+        if class_info is not None and arguments and not static:
+            context.self_name = arguments[0].arg
+            context.class_info = class_info
+        for arg in arguments:
+            annotation = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+            if arg.arg in MOCKER_FIXTURES or annotation.endswith("MockerFixture"):
+                context.mockers.add(arg.arg)
+            if arg.arg == "monkeypatch" or annotation.endswith("MonkeyPatch"):
+                context.monkeypatches.add(arg.arg)
+        for decorator in node.decorator_list:
+            self._gather(decorator, context)
+        for stmt in node.body:
+            self._gather(stmt, context)
+
+    def _gather(self, root: ast.AST, context: Context) -> None:
+        """One pass over ``root`` collecting what the rules need."""
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Call):
+                context.calls.append(node)
+            elif isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Store):
+                    context.stored.add(node.id)
+            elif isinstance(node, ast.Assign):
+                context.statements.append(node)
+                if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    context.assigns.setdefault(node.targets[0].id, []).append(node.value)
+            elif isinstance(node, (ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast.AnnAssign)):
+                context.statements.append(node)
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+                    context.assigns.setdefault(node.target.id, []).append(node.value)
+            elif isinstance(node, ast.Assert):
+                context.asserts.append(node)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self.aliases[alias.asname] = alias.name
+                    else:
+                        top = alias.name.partition(".")[0]
+                        self.aliases[top] = top
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+                context.statements.append(ast.Expr(node))
+            stack.extend(ast.iter_child_nodes(node))
+
+    # -- recognising calls ------------------------------------------------
+
+    def _enclosing(self, context: Context, attribute: str) -> set[str]:
+        names: set[str] = set()
+        current: Context | None = context
+        while current is not None:
+            names |= getattr(current, attribute)
+            current = current.parent
+        return names
+
+    def callee(self, func: ast.expr, context: Context) -> str | None:
+        """The canonical name of a called mock API, e.g. ``unittest.mock.patch.object``."""
+        parts = dotted_parts(func)
+        if not parts:
+            return None
+        root, rest = parts[0], parts[1:]
+        if root in self._enclosing(context, "mockers"):
+            return ".".join(["mocker", *rest])
+        if root in self._enclosing(context, "monkeypatches"):
+            return ".".join(["monkeypatch", *rest])
+        full = self.aliases.get(root)
+        if full is None:
+            return None
+        name = ".".join([full, *rest])
+        if name == "mock" or name.startswith("mock."):
+            name = "unittest." + name
+        return name
+
+    def _find_sites(self) -> None:
+        for context in [self.module, *self.contexts]:
+            self._note_monkeypatch_names(context)
+        for context in [self.module, *self.contexts]:
+            for call in context.calls:
+                name = self.callee(call.func, context)
+                kind = _CALLEES.get(name or "")
+                if kind is not None:
+                    api = "unittest" if name and name.startswith("unittest.") else name.partition(".")[0]
+                    site = MockSite(kind, call, context, api)
+                    self._by_call[id(call)] = site
+                    self._describe(site)
+                    self.sites.append(site)
+        self.sites.sort(key=lambda s: (s.call.lineno, s.call.col_offset))
+        self._attach_decorators()
+        for context in [self.module, *self.contexts]:
+            self._bind_names(context)
+
+    def _note_monkeypatch_names(self, context: Context) -> None:
+        for stmt in context.statements:
+            if isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    if isinstance(item.context_expr, ast.Call) and isinstance(item.optional_vars, ast.Name):
+                        if self.callee(item.context_expr.func, context) in MONKEYPATCH_FACTORIES:
+                            context.monkeypatches.add(item.optional_vars.id)
+            elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+                if self.callee(stmt.value.func, context) in MONKEYPATCH_FACTORIES:
+                    for target in stmt.targets:
+                        if isinstance(target, ast.Name):
+                            context.monkeypatches.add(target.id)
+
+    def _attach_decorators(self) -> None:
+        decorator_calls: dict[int, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = {}
+        for context in self.contexts:
+            node = context.node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for decorator in node.decorator_list:
+                    if isinstance(decorator, ast.Call):
+                        decorator_calls[id(decorator)] = node
+        for site in self.sites:
+            site.decorates = decorator_calls.get(id(site.call))
+
+    # -- evaluating targets -----------------------------------------------
+
+    def scope(self, context: Context) -> Scope:
+        """Name lookup inside ``context``: its locals, then the module."""
+        evaluating: set[str] = set()
+
+        def lookup(name: str) -> Value | None:
+            current: Context | None = context
+            while current is not None and current is not self.module:
+                if current.is_function:
+                    if name == current.self_name and current.class_info is not None:
+                        info = current.class_info
+                        return Value(Kind.INSTANCE, module=self.info.name, qualname=info.qualname, cls=info)
+                    values = current.assigns.get(name)
+                    if values is not None:
+                        if len(values) != 1 or name in evaluating:
+                            return UNKNOWN
+                        evaluating.add(name)
+                        try:
+                            return self.resolver.evaluate(values[0], Scope(self.info, lookup))
+                        finally:
+                            evaluating.discard(name)
+                    if name in current.params or name in current.stored:
+                        return UNKNOWN
+                current = current.parent
+            return None
+
+        return Scope(self.info, lookup)
+
+    def _describe(self, site: MockSite) -> None:
+        call, kind = site.call, site.kind
+        scope = self.scope(site.owner)
+        resolver = self.resolver
+
+        def const(expr: ast.expr | None) -> str | None:
+            return resolver.evaluate(expr, scope).const if expr is not None else None
+
+        def add_dotted(text: str | None) -> None:
+            if text is not None:
+                site.targets.append(Target(text, resolver.resolve_dotted(text)))
+
+        def add_attribute(obj: ast.expr | None, name: str | None) -> None:
+            if obj is not None and name is not None:
+                value = resolver.attribute(resolver.evaluate(obj, scope), name)
+                site.targets.append(Target(f"{_source(obj)}.{name}", value))
+
+        if kind == "patch":
+            add_dotted(const(_argument(call, 0, "target")))
+        elif kind == "patch.object":
+            add_attribute(_argument(call, 0, "target"), const(_argument(call, 1, "attribute")))
+        elif kind == "patch.multiple":
+            base_expr = _argument(call, 0, "target")
+            if base_expr is not None:
+                text = const(base_expr)
+                base = resolver.resolve_dotted(text) if text is not None else resolver.evaluate(base_expr, scope)
+                shown = text if text is not None else _source(base_expr)
+                for kw in call.keywords:
+                    if kw.arg and kw.arg not in PATCH_OPTIONS:
+                        site.targets.append(Target(f"{shown}.{kw.arg}", resolver.attribute(base, kw.arg)))
+        elif kind in ("patch.dict", "setitem"):
+            container = _argument(call, 0, "in_dict" if kind == "patch.dict" else "dic")
+            if container is not None and self._is_sys_modules(container, scope):
+                if kind == "setitem":
+                    add_dotted(const(_argument(call, 1, "name")))
+                else:
+                    values = _argument(call, 1, "values")
+                    if isinstance(values, ast.Dict):
+                        for key in values.keys:
+                            if key is not None:
+                                add_dotted(const(key))
+        elif kind in ("mock", "autospec"):
+            site.spec_only = True
+            spec = _argument(call, 0, "spec") if kind == "autospec" or call.args else None
+            for kw in call.keywords:
+                if kw.arg in ("spec", "spec_set") and spec is None:
+                    spec = kw.value
+            if spec is not None:
+                value = resolver.evaluate(spec, scope)
+                if value.kind is Kind.INSTANCE and value.cls is not None:
+                    value = Value(Kind.CLASS, module=value.module, qualname=value.qualname, cls=value.cls)
+                site.targets.append(Target(_source(spec), value))
+            positional_limit = 1
+            site.configured = len(call.args) > positional_limit or any(
+                kw.arg is None or kw.arg not in SPEC_ONLY_KWARGS for kw in call.keywords
+            )
+        elif kind in ("setattr", "delattr"):
+            first = _argument(call, 0, "target")
+            dotted_form = len(call.args) == (2 if kind == "setattr" else 1) and not _has_keyword(call, "name")
+            if first is not None and dotted_form and const(first) is not None:
+                add_dotted(const(first))
+            else:
+                add_attribute(first, const(_argument(call, 1, "name")))
+
+    def _is_sys_modules(self, expr: ast.expr, scope: Scope) -> bool:
+        value = self.resolver.evaluate(expr, scope)
+        return value.qualname == "sys.modules" or value.const == "sys.modules"
+
+    # -- names bound to mocks ---------------------------------------------
+
+    def site_of(self, expr: ast.expr | None) -> MockSite | None:
+        """The site whose mock ``expr`` evaluates to: the call itself or ``call.start()``."""
+        if not isinstance(expr, ast.Call):
+            return None
+        site = self._by_call.get(id(expr))
+        if site is None and _is_start(expr):
+            assert isinstance(expr.func, ast.Attribute)
+            site = self._by_call.get(id(expr.func.value))
+        return site
+
+    def _bind(self, context: Context, key: str, site: MockSite) -> None:
+        owner = context
+        if key.startswith("self.") and context.class_info is not None and context.parent is not None:
+            owner = context.parent  # self.x is shared by the methods of the class
+        owner.bound.setdefault(key, []).append(site)
+
+    def _bind_names(self, context: Context) -> None:
+        patchers: dict[str, MockSite] = {}  # p = patch(...): p is a patcher, p.start() the mock
+        for stmt in context.statements:
+            if isinstance(stmt, ast.Assign):
+                value = stmt.value
+                site = self.site_of(value)
+                if site is None and _is_start(value):
+                    assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                    site = patchers.get(root_key(value.func.value) or "")
+                if site is None:
+                    continue
+                is_patcher = site.call is value and site.api == "unittest" and site.kind.startswith("patch")
+                for target in stmt.targets:
+                    key = root_key(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
+                    if key is None:
+                        site.escapes = True
+                    elif is_patcher:
+                        patchers[key] = site
+                    else:
+                        self._bind(context, key, site)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    site = self.site_of(item.context_expr)
+                    key = root_key(item.optional_vars) if item.optional_vars is not None else None
+                    if site is not None and key is not None:
+                        self._bind(context, key, site)
+            elif isinstance(stmt, (ast.Return, ast.Expr)):
+                value = stmt.value
+                if isinstance(stmt, ast.Expr):
+                    value = value.value if isinstance(value, (ast.Yield, ast.YieldFrom)) else None
+                site = self.site_of(value)
+                if site is not None:
+                    site.escapes = True  # handed to the caller (a fixture): used where we cannot see
+        for site in self.sites:
+            if site.owner is context and site.kind in ("patch", "patch.object", "setattr"):
+                self._bind_replacement(context, site)
+        node = context.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._bind_injected(context, node)
+
+    def _bind_replacement(self, context: Context, site: MockSite) -> None:
+        """``patch(t, new=m)`` / ``monkeypatch.setattr(t, m)``: ``m`` now stands for ``t``."""
+        call = site.call
+        if site.kind == "setattr":
+            replacement = call.args[-1] if len(call.args) in (2, 3) else _argument(call, 2, "value")
+        else:
+            replacement = _argument(call, 1 if site.kind == "patch" else 2, "new")
+        if isinstance(replacement, ast.Name):
+            self._bind(context, replacement.id, site)
+            for other in self.sites:
+                if other.owner is context and other.spec_only and any(
+                    self.site_of(v) is other for v in context.assigns.get(replacement.id, [])
+                ):
+                    other.escapes = True
+        else:
+            inner = self.site_of(replacement)
+            if inner is not None and inner.spec_only:
+                inner.escapes = True
+                inner.injected = True  # represented by the patch that installs it
+
+    def _bind_injected(self, context: Context, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Patch decorators pass their mocks as positional arguments, innermost first."""
+        decorators = [s for s in self.sites if s.decorates is node]
+        if context.class_info is not None and context.parent is not None:
+            decorators += [s for s in self.sites if s.decorates is context.parent.node]
+        params = list(context.params)
+        if context.self_name is not None:
+            params = params[1:]
+        decorators.sort(key=lambda s: (s.decorates is not node, -s.call.lineno))
+        position = 0
+        for site in decorators:
+            if site.kind not in ("patch", "patch.object"):
+                continue
+            has_new = _argument(site.call, 1 if site.kind == "patch" else 2, "new") is not None
+            if has_new:
+                continue
+            if position < len(params):
+                context.bound.setdefault(params[position], []).append(site)
+            position += 1
+
+    def mocks_bound(self, context: Context, key: str) -> list[MockSite]:
+        """Sites whose mock ``key`` (a local name or ``self.x``) refers to in ``context``."""
+        current: Context | None = context
+        while current is not None:
+            if key in current.bound:
+                return current.bound[key]
+            current = current.parent
+        return []
+
+    def walk_contexts(self) -> Iterator[Context]:
+        yield self.module
+        yield from self.contexts
+
+
+def _is_start(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "start"
+
+
+def _source(expr: ast.expr) -> str:
+    text = ast.unparse(expr)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+__all__ = ["MISSING", "MockSite", "Target", "TestModule", "Context", "root_key", "dotted_parts"]

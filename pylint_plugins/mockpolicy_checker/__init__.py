@@ -1,0 +1,17 @@
+"""mockpolicy's pylint front end. ``pylint_plugins`` is a namespace package, so
+other distributions may ship their own plugins beside this one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pylint_plugins.mockpolicy_checker.checker import MockPolicyChecker
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+__all__ = ["MockPolicyChecker", "register"]
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(MockPolicyChecker(linter))
