@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 _ANNOTATION = re.compile(r"#\s*mock-(boundary|isolation)\s*:(.*)$")
+_NEXT_COMMENT = re.compile(r"\s#\s")  # a reason ends where another comment starts
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Annotations:
         for number, line in enumerate(self.lines, start=1):
             if "mock-" in line:
                 for match in _ANNOTATION.finditer(line):
-                    reason = match.group(2).strip()
+                    reason = _NEXT_COMMENT.split(match.group(2), maxsplit=1)[0].strip()
                     self.by_line.setdefault(number, []).append(Annotation(match.group(1), reason, number))
 
     def _is_comment_line(self, number: int) -> bool:

@@ -96,19 +96,24 @@ def _check(paths: list[str], fmt: str, jobs: int) -> int:
 
 
 def _python_files(roots: list[Path]) -> Iterator[Path]:
+    """The .py files under ``roots``; files named explicitly are always included,
+    files found by walking folders skip hidden folders, virtualenvs and the
+    project's ``exclude`` patterns."""
     for root in roots:
         if root.is_file():
             yield root.resolve()
             continue
+        project = load_project(find_root(root))
         for directory, subdirs, names in os.walk(root):
+            here = Path(directory)
             subdirs[:] = sorted(
                 d for d in subdirs
                 if not d.startswith(".") and d not in SKIPPED_DIRS
-                and not (Path(directory) / d / "pyvenv.cfg").exists()
+                and not (here / d / "pyvenv.cfg").exists() and not project.is_excluded(here / d)
             )
             for name in names:
-                if name.endswith(".py"):
-                    yield (Path(directory) / name).resolve()
+                if name.endswith(".py") and not project.is_excluded(here / name):
+                    yield (here / name).resolve()
 
 
 def analyse_files(files: Sequence[Path], jobs: int) -> list[Finding]:

@@ -147,6 +147,10 @@ class _Summarizer:
         if isinstance(target, ast.Name):
             self._bind(table, target.id, Binding("value", lineno, value=value), conditional)
         elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for element, element_value in zip(target.elts, value.elts):
+                    self._assign(element, element_value, lineno, table, conditional)
+                return
             for element in target.elts:
                 if isinstance(element, ast.Name):
                     self._bind(table, element.id, Binding("unknown", lineno), conditional)

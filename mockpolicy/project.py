@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import fnmatch
 import re
 import sys
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ NOT_CODE_DIRS = frozenset(
 OPTIONS: dict[str, str] = {
     "first-party": "list of top-level package names that are the project's own code",
     "tests": "list of paths (relative to the project root) that `mockpolicy check` checks by default",
+    "exclude": "list of glob patterns (relative to the project root) of files and folders to skip",
 }
 
 
@@ -52,6 +54,18 @@ class Project:
     source_roots: tuple[Path, ...]
     test_paths: tuple[Path, ...]
     settings: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def is_excluded(self, path: Path) -> bool:
+        """Whether ``path`` (or a folder above it, up to the root) matches ``exclude``."""
+        patterns = self.settings.get("exclude", [])
+        if not patterns:
+            return False
+        try:
+            relative = path.resolve().relative_to(self.root)
+        except ValueError:
+            return False
+        candidates = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
+        return any(fnmatch.fnmatchcase(c, pattern.rstrip("/")) for c in candidates for pattern in patterns)
 
     def is_first_party(self, module: str) -> bool:
         return module.partition(".")[0] in self.first_party
@@ -131,7 +145,7 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
         if key not in OPTIONS:
             known = ", ".join(sorted(OPTIONS))
             raise ConfigError(f"{path}: unknown option '{key}' in [tool.mockpolicy] (known: {known}).")
-        if key in ("first-party", "tests") and not (
+        if key in ("first-party", "tests", "exclude") and not (
             isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
             raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a list of strings.")

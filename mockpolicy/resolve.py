@@ -182,17 +182,35 @@ class Resolver:
         return UNKNOWN
 
     def _member(self, cls: ClassInfo, name: str, instance: bool) -> Value:
+        if instance:
+            bound = self._instance_attribute(cls, name, set())
+            if bound is not None:
+                return bound
         found = self._class_lookup(cls, name, set())
         if found is not None:
             return found
-        if instance and name in cls.instance_attrs:
-            scope = self.module_scope(cls.module)
-            if scope is not None:
-                return self._evaluate(cls.instance_attrs[name], scope)
-            return UNKNOWN
         if name.startswith("__") and name.endswith("__"):
             return external(f"builtins.object.{name}")
-        return MISSING
+        # An instance may get attributes anywhere (fixtures, other methods); a class may not.
+        return UNKNOWN if instance else MISSING
+
+    def _instance_attribute(self, cls: ClassInfo, name: str, seen: set[int]) -> Value | None:
+        """``self.name`` as bound by ``__init__``/set-up methods of ``cls`` or its project bases."""
+        if id(cls) in seen:
+            return None
+        seen.add(id(cls))
+        scope = self.module_scope(cls.module)
+        if scope is None:
+            return None
+        if name in cls.instance_attrs:
+            return self._evaluate(cls.instance_attrs[name], scope)
+        for base_expr in cls.bases:
+            base = self._evaluate(base_expr, scope)
+            if base.kind is Kind.CLASS and base.cls is not None:
+                found = self._instance_attribute(base.cls, name, seen)
+                if found is not None:
+                    return found
+        return None
 
     def _class_lookup(self, cls: ClassInfo, name: str, seen: set[int]) -> Value | None:
         """The member ``name`` of ``cls`` or its bases; ``None`` when no project
@@ -286,6 +304,11 @@ class Resolver:
 
     def _call_result(self, expr: ast.Call, scope: Scope) -> Value:
         func = self._evaluate(expr.func, scope)
+        if func.qualname == "builtins.type" and len(expr.args) == 1:
+            obj = self._evaluate(expr.args[0], scope)
+            if obj.kind is Kind.INSTANCE:
+                return Value(Kind.CLASS, module=obj.module, qualname=obj.qualname.removesuffix("()"), cls=obj.cls)
+            return UNKNOWN
         if func.kind is Kind.CLASS and func.cls is not None:
             return Value(Kind.INSTANCE, module=func.module, qualname=f"{func.qualname}()", cls=func.cls)
         if func.kind is Kind.EXTERNAL:

@@ -1,0 +1,98 @@
+"""Shared fixtures: our tests run the real tools (pylint, the mockpolicy
+command, pytest, git) in subprocesses; nothing of mockpolicy's is mocked."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+EXAMPLE = REPO / "examples" / "shop"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-functional-output",
+        action="store_true",
+        default=False,
+        help="rewrite the expected .txt of the functional cases from the current output",
+    )
+    parser.addoption(  # read by pylint.testutils.LintModuleTest
+        "--minimal-messages-config", action="store_true", default=False, help=argparse.SUPPRESS
+    )
+
+
+def executable(name: str) -> str:
+    """The console script ``name`` installed beside the running interpreter."""
+    candidate = Path(sys.executable).parent / name
+    found = str(candidate) if candidate.exists() else shutil.which(name)
+    assert found, f"{name} is not installed in this environment"
+    return found
+
+
+def run(args: list[str], cwd: Path, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a real command; never raises on a non-zero exit."""
+    full_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
+    return subprocess.run(
+        args, cwd=cwd, env=full_env, input=stdin, capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def mockpolicy(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return run([executable("mockpolicy"), *args], cwd=cwd, env=env)
+
+
+def pylint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return run([executable("pylint"), "--load-plugins", "mockpolicy", "--persistent=n", *args], cwd=cwd)
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Create ``files`` (relative path -> dedented text) under ``root``."""
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+APP_FILES = {
+    "pyproject.toml": """
+        [project]
+        name = "app"
+        version = "0"
+        """,
+    "src/app/__init__.py": "",
+    "src/app/jobs.py": """
+        import logging
+        import time
+
+        LOG = logging.getLogger(__name__)
+        RETRIES = 3
+
+
+        class Runner:
+            def claim(self):
+                time.sleep(0)
+                return "claimed"
+
+
+        def run():
+            return Runner().claim()
+        """,
+}
+
+
+@pytest.fixture
+def app_project(tmp_path: Path) -> Path:
+    """A small src-layout project named ``app`` with an empty tests folder."""
+    write_tree(tmp_path, APP_FILES)
+    (tmp_path / "tests").mkdir()
+    return tmp_path

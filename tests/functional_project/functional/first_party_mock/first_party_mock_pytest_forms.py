@@ -1,0 +1,39 @@
+"""pytest-mock and monkeypatch forms."""
+# pylint: disable=missing-docstring,import-error,unnecessary-lambda-assignment
+import sys
+
+import pytest
+
+from shopfp import jobs, storage
+
+
+def test_mocker(mocker):
+    mocker.patch("shopfp.jobs.run")  # [first-party-mock]
+    mocker.patch.object(storage.Storage, "save")  # [first-party-mock]
+    mocker.patch.multiple(jobs.Runner, claim=mocker.DEFAULT)  # [first-party-mock]
+    mocker.patch.dict(sys.modules, {"shopfp.jobs": mocker.MagicMock()})  # [first-party-mock]
+    built = mocker.create_autospec(storage.Storage)  # [first-party-mock]
+    built.load.side_effect = KeyError
+    double = mocker.Mock(spec=storage.Storage)  # [first-party-mock]
+    double.save.return_value = 1
+
+
+def test_other_mocker_scopes(class_mocker, session_mocker):
+    class_mocker.patch("shopfp.jobs.helper")  # [first-party-mock]
+    session_mocker.patch.object(jobs, "run")  # [first-party-mock]
+
+
+def test_spy_is_not_a_replacement(mocker):
+    mocker.spy(storage.Storage, "save")
+
+
+def test_monkeypatch(monkeypatch):
+    monkeypatch.setattr("shopfp.jobs.run", lambda order_id: None)  # [first-party-mock]
+    monkeypatch.setattr(jobs, "helper", lambda: 0)  # [first-party-mock]
+    monkeypatch.delattr(storage.Storage, "load")  # [first-party-mock]
+    monkeypatch.setitem(sys.modules, "shopfp.util", object())  # [first-party-mock]
+
+
+def test_monkeypatch_context():
+    with pytest.MonkeyPatch.context() as patcher:
+        patcher.setattr(jobs.Runner, "claim", lambda self: 1)  # [first-party-mock]

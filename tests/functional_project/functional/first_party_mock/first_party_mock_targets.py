@@ -1,0 +1,53 @@
+"""Targets written as constants, concatenations and f-strings, and objects
+bound in setUp and fixtures."""
+# pylint: disable=missing-docstring,invalid-name,import-error,attribute-defined-outside-init
+import unittest
+from unittest import mock
+
+import pytest
+
+from shopfp import jobs
+from shopfp.storage import Storage
+
+MODULE = "shopfp.jobs"
+RUN = MODULE + ".run"
+
+
+def test_constant_target():
+    with mock.patch(RUN):  # [first-party-mock]
+        pass
+
+
+def test_concatenation_and_fstring():
+    with mock.patch(MODULE + ".Runner.claim"):  # [first-party-mock]
+        pass
+    with mock.patch(f"{MODULE}.helper"):  # [first-party-mock]
+        pass
+
+
+class TestSetUp(unittest.TestCase):
+    def setUp(self):
+        self.storage = Storage()
+        self.runner = jobs.Runner()
+
+    def test_instance_methods(self):
+        with mock.patch.object(self.storage, "save"):  # [first-party-mock]
+            pass
+        with mock.patch.object(self.runner, "claim"):  # [first-party-mock]
+            pass
+
+
+class TestFixture:
+    @pytest.fixture(autouse=True)
+    def bind(self):
+        self.storage = Storage()
+
+    def test_fixture_bound(self):
+        with mock.patch.object(self.storage, "load"):  # [first-party-mock]
+            pass
+
+
+def test_local_instance():
+    storage = Storage()
+    with mock.patch.object(storage, "save"):  # [first-party-mock]
+        pass

@@ -1,0 +1,68 @@
+"""Every unittest.mock form, each patching first-party code."""
+# pylint: disable=missing-docstring,unused-argument,invalid-name,import-error
+import contextlib
+import unittest
+import unittest.mock as um
+from unittest import mock
+from unittest.mock import patch as mock_patch
+
+import shopfp.jobs
+from shopfp import storage
+from shopfp.storage import Storage
+
+
+@mock.patch("shopfp.jobs.run")  # [first-party-mock]
+def test_decorator(run):
+    pass
+
+
+@mock.patch.object(Storage, "save")  # [first-party-mock]
+class TestClassDecorator(unittest.TestCase):
+    def test_one(self, save):
+        pass
+
+
+def test_context_managers():
+    with mock_patch("shopfp.jobs.Runner.claim"), um.patch(  # [first-party-mock,first-party-mock]
+        "shopfp.jobs.helper"
+    ):
+        pass
+
+
+def test_exit_stack():
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(mock.patch.object(storage.Storage, "load"))  # [first-party-mock]
+
+
+def test_start_stop():
+    patcher = mock.patch("shopfp.storage.DEFAULT")  # [first-party-mock]
+    patcher.start()
+    patcher.stop()
+
+
+def test_multiple_and_dict():
+    with mock.patch.multiple("shopfp.jobs", run=mock.DEFAULT, sleep=mock.DEFAULT):  # [first-party-mock]
+        pass
+    with mock.patch.dict("sys.modules", {"shopfp.util": mock.MagicMock()}):  # [first-party-mock]
+        pass
+
+
+def test_autospec_and_class():
+    with mock.patch("shopfp.jobs.Runner", autospec=True):  # [first-party-mock]
+        pass
+    with mock.patch.object(shopfp.jobs.Runner, "static"), mock.patch.object(  # [first-party-mock,first-party-mock]
+        shopfp.jobs.Runner, "build"
+    ):
+        pass
+
+
+def test_property_and_inherited():
+    with mock.patch.object(storage.SqlStorage, "save"):  # [first-party-mock]
+        pass
+    with mock.patch.object(Storage, "size", new_callable=mock.PropertyMock):  # [first-party-mock]
+        pass
+
+
+def test_module_itself():
+    with mock.patch("shopfp.jobs.config"):  # [first-party-mock]
+        pass

@@ -1,0 +1,58 @@
+"""Tests that only assert calls on first-party mocks."""
+# pylint: disable=missing-docstring,unused-argument,import-error
+import unittest
+from unittest import mock
+
+from shopfp import jobs
+from shopfp.storage import Storage
+
+
+@mock.patch("shopfp.jobs.helper")  # [first-party-mock]
+def test_only_call_assertion(helper):
+    jobs.Runner().claim()
+    helper.assert_called_once_with()  # [tautological-mock-assertion]
+
+
+def test_call_count(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run("a")
+    assert save.call_count == 1  # [tautological-mock-assertion]
+
+
+def test_real_assertion_too(mocker):
+    helper = mocker.patch("shopfp.jobs.helper", return_value=3)  # [first-party-mock]
+    assert jobs.Runner().claim() == 3
+    helper.assert_called_once_with()
+
+
+def test_call_assertion_on_stdlib_mock():
+    with mock.patch("shopfp.jobs.sleep") as sleep:
+        jobs.run("a")
+    sleep.assert_called_once_with(3)
+
+
+def test_no_assertions(mocker):
+    mocker.patch("shopfp.jobs.helper")  # [first-party-mock]
+    jobs.Runner().claim()
+
+
+class TestUnittestStyle(unittest.TestCase):
+    def setUp(self):
+        patcher = mock.patch("shopfp.jobs.helper")  # [first-party-mock]
+        self.helper = patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_assert_true_called(self):
+        jobs.Runner().claim()
+        self.assertTrue(self.helper.called)  # [tautological-mock-assertion]
+
+    def test_assert_equal_result(self):
+        self.helper.return_value = 5
+        self.assertEqual(jobs.Runner().claim(), 5)
+
+
+def test_mixed_mocks():
+    with mock.patch("shopfp.jobs.helper") as helper, mock.patch("shopfp.jobs.sleep") as sleep:  # [first-party-mock]
+        jobs.run("a")
+    helper.assert_not_called()
+    sleep.assert_called_once_with(3)

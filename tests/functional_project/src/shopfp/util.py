@@ -1,0 +1,5 @@
+"""A first-party helper re-exported under another name."""
+
+
+def helper():
+    return 42
