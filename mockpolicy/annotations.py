@@ -26,7 +26,8 @@ class Annotations:
     """The annotations of one source file, indexed by line."""
 
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+        # Split as Python numbers lines (str.splitlines also splits on \f, \x1c, ...).
+        self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         self.by_line: dict[int, list[Annotation]] = {}
         if "mock-" not in text:
             return

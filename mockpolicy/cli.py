@@ -100,8 +100,9 @@ def _python_files(roots: list[Path]) -> Iterator[Path]:
     files found by walking folders skip hidden folders, virtualenvs and the
     project's ``exclude`` patterns."""
     for root in roots:
+        root = root.resolve()
         if root.is_file():
-            yield root.resolve()
+            yield root
             continue
         project = load_project(find_root(root))
         for directory, subdirs, names in os.walk(root):
@@ -113,7 +114,7 @@ def _python_files(roots: list[Path]) -> Iterator[Path]:
             )
             for name in names:
                 if name.endswith(".py") and not project.is_excluded(here / name):
-                    yield (here / name).resolve()
+                    yield here / name
 
 
 def analyse_files(files: Sequence[Path], jobs: int) -> list[Finding]:

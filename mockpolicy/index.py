@@ -9,6 +9,7 @@ parsed the first time a target resolves into them and kept for the process.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -258,19 +259,21 @@ class ModuleIndex:
         return info
 
 
-def module_name_for(path: Path, source_roots: tuple[Path, ...]) -> tuple[str, bool]:
+def module_name_for(path: Path) -> tuple[str, bool]:
     """The dotted module name of a source file and whether it is a package.
 
     The name is found as pytest's default import mode finds it: climb while the
     directory holds ``__init__.py``.
     """
-    path = path.resolve()
     is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    directory = path.parent
-    while (directory / "__init__.py").is_file() and directory.parent != directory:
-        parts.insert(0, directory.name)
-        directory = directory.parent
-    if not parts:
-        parts = [path.parent.name]
-    return ".".join(parts), is_package
+    prefix = _package_prefix(path.parent)
+    if is_package:
+        return ".".join(prefix) or path.parent.name, True
+    return ".".join([*prefix, path.stem]), False
+
+
+@functools.lru_cache(maxsize=4096)
+def _package_prefix(directory: Path) -> tuple[str, ...]:
+    if not (directory / "__init__.py").is_file() or directory.parent == directory:
+        return ()
+    return (*_package_prefix(directory.parent), directory.name)

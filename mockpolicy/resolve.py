@@ -80,6 +80,8 @@ class Resolver:
         self.project = project
         self.index = index
         self._depth = 0
+        self._dotted: dict[str, Value] = {}
+        self._display: dict[str, str] = {}
 
     # -- public API -------------------------------------------------------
 
@@ -88,6 +90,12 @@ class Resolver:
 
     def resolve_dotted(self, path: str) -> Value:
         """What the import path ``a.b.C.attr`` denotes (as ``mock.patch`` resolves it)."""
+        found = self._dotted.get(path)
+        if found is None:
+            found = self._dotted[path] = self._resolve_dotted(path)
+        return found
+
+    def _resolve_dotted(self, path: str) -> Value:
         parts = path.split(".")
         if not path or not all(part.isidentifier() for part in parts):
             return MISSING
@@ -118,10 +126,15 @@ class Resolver:
 
     def display_path(self, value: Value) -> str:
         """The file (relative to the project root) that defines ``value``."""
-        located = self.index.locate(value.module) if value.module else None
-        if located is None or located[0] is None:
-            return value.module.replace(".", "/")
-        return self.project.relative(located[0])
+        shown = self._display.get(value.module)
+        if shown is None:
+            located = self.index.locate(value.module) if value.module else None
+            if located is None or located[0] is None:
+                shown = value.module.replace(".", "/")
+            else:
+                shown = self.project.relative(located[0])
+            self._display[value.module] = shown
+        return shown
 
     # -- internals --------------------------------------------------------
 

@@ -123,6 +123,10 @@ class Context:
         return isinstance(self.node, (ast.FunctionDef, ast.AsyncFunctionDef))
 
 
+_STATEMENTS_KEPT = frozenset({ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast.AnnAssign})
+_LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+
+
 def dotted_parts(expr: ast.expr) -> list[str] | None:
     parts: list[str] = []
     while isinstance(expr, ast.Attribute):
@@ -175,6 +179,9 @@ class TestModule:
         self.contexts: list[Context] = []
         self.sites: list[MockSite] = []
         self._by_call: dict[int, MockSite] = {}
+        self._owned: dict[int, list[MockSite]] = {}  # id(context) -> its sites
+        self._decorating: dict[int, list[MockSite]] = {}  # id(def) -> its decorator sites
+        self._fixtures: dict[int, tuple[set[str], set[str]]] = {}
         self._visit_body(tree.body, self.module, None)
         self._find_sites()
 
@@ -232,48 +239,75 @@ class TestModule:
             self._gather(stmt, context)
 
     def _gather(self, root: ast.AST, context: Context) -> None:
-        """One pass over ``root`` collecting what the rules need."""
+        """One pass over ``root`` collecting what the rules need.
+
+        A hand-rolled walk: it skips the expression-context and operator nodes
+        that ``ast.walk`` would visit, which halves the cost on large suites.
+        """
+        calls, statements, asserts, stored = context.calls, context.statements, context.asserts, context.stored
         stack = [root]
+        pop, push = stack.pop, stack.append
         while stack:
-            node = stack.pop()
-            if isinstance(node, ast.Call):
-                context.calls.append(node)
-            elif isinstance(node, ast.Name):
-                if isinstance(node.ctx, ast.Store):
-                    context.stored.add(node.id)
-            elif isinstance(node, ast.Assign):
-                context.statements.append(node)
-                if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    context.assigns.setdefault(node.targets[0].id, []).append(node.value)
-            elif isinstance(node, (ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast.AnnAssign)):
-                context.statements.append(node)
-                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
-                    context.assigns.setdefault(node.target.id, []).append(node.value)
-            elif isinstance(node, ast.Assert):
-                context.asserts.append(node)
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname:
-                        self.aliases[alias.asname] = alias.name
-                    else:
-                        top = alias.name.partition(".")[0]
-                        self.aliases[top] = top
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            elif isinstance(node, (ast.Yield, ast.YieldFrom)):
-                context.statements.append(ast.Expr(node))
-            stack.extend(ast.iter_child_nodes(node))
+            node = pop()
+            kind = type(node)
+            if kind is ast.Call:
+                calls.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Name:
+                if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+                    stored.add(node.id)  # type: ignore[attr-defined]
+                continue
+            elif kind is ast.Constant:
+                continue
+            elif kind is ast.Assign:
+                statements.append(node)  # type: ignore[arg-type]
+                targets = node.targets  # type: ignore[attr-defined]
+                if len(targets) == 1 and type(targets[0]) is ast.Name:
+                    context.assigns.setdefault(targets[0].id, []).append(node.value)  # type: ignore[attr-defined]
+            elif kind in _STATEMENTS_KEPT:
+                statements.append(node)  # type: ignore[arg-type]
+                if kind is ast.AnnAssign and type(node.target) is ast.Name and node.value:  # type: ignore[attr-defined]
+                    context.assigns.setdefault(node.target.id, []).append(node.value)  # type: ignore[attr-defined]
+            elif kind is ast.Assert:
+                asserts.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self._note_import(node)  # type: ignore[arg-type]
+                continue
+            elif kind is ast.Yield or kind is ast.YieldFrom:
+                statements.append(ast.Expr(node))  # type: ignore[arg-type]
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    for item in value:
+                        if isinstance(item, ast.AST) and not isinstance(item, _LEAVES):
+                            push(item)
+                elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+                    push(value)
+
+    def _note_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.aliases[alias.asname] = alias.name
+                else:
+                    top = alias.name.partition(".")[0]
+                    self.aliases[top] = top
+        elif node.module and node.level == 0:
+            for alias in node.names:
+                self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
     # -- recognising calls ------------------------------------------------
 
-    def _enclosing(self, context: Context, attribute: str) -> set[str]:
-        names: set[str] = set()
-        current: Context | None = context
-        while current is not None:
-            names |= getattr(current, attribute)
-            current = current.parent
-        return names
+    def _fixture_names(self, context: Context) -> tuple[set[str], set[str]]:
+        """The mocker and monkeypatch names visible in ``context`` (its own and its parents')."""
+        cached = self._fixtures.get(id(context))
+        if cached is None:
+            mockers, monkeypatches = set(context.mockers), set(context.monkeypatches)
+            if context.parent is not None:
+                outer = self._fixture_names(context.parent)
+                mockers |= outer[0]
+                monkeypatches |= outer[1]
+            cached = self._fixtures[id(context)] = (mockers, monkeypatches)
+        return cached
 
     def callee(self, func: ast.expr, context: Context) -> str | None:
         """The canonical name of a called mock API, e.g. ``unittest.mock.patch.object``."""
@@ -281,9 +315,10 @@ class TestModule:
         if not parts:
             return None
         root, rest = parts[0], parts[1:]
-        if root in self._enclosing(context, "mockers"):
+        mockers, monkeypatches = self._fixture_names(context)
+        if root in mockers:
             return ".".join(["mocker", *rest])
-        if root in self._enclosing(context, "monkeypatches"):
+        if root in monkeypatches:
             return ".".join(["monkeypatch", *rest])
         full = self.aliases.get(root)
         if full is None:
@@ -296,6 +331,7 @@ class TestModule:
     def _find_sites(self) -> None:
         for context in [self.module, *self.contexts]:
             self._note_monkeypatch_names(context)
+        self._fixtures.clear()  # computed above before every name was known
         for context in [self.module, *self.contexts]:
             for call in context.calls:
                 name = self.callee(call.func, context)
@@ -304,6 +340,7 @@ class TestModule:
                     api = "unittest" if name and name.startswith("unittest.") else name.partition(".")[0]
                     site = MockSite(kind, call, context, api)
                     self._by_call[id(call)] = site
+                    self._owned.setdefault(id(context), []).append(site)
                     self._describe(site)
                     self.sites.append(site)
         self.sites.sort(key=lambda s: (s.call.lineno, s.call.col_offset))
@@ -334,35 +371,14 @@ class TestModule:
                         decorator_calls[id(decorator)] = node
         for site in self.sites:
             site.decorates = decorator_calls.get(id(site.call))
+            if site.decorates is not None:
+                self._decorating.setdefault(id(site.decorates), []).append(site)
 
     # -- evaluating targets -----------------------------------------------
 
     def scope(self, context: Context) -> Scope:
         """Name lookup inside ``context``: its locals, then the module."""
-        evaluating: set[str] = set()
-
-        def lookup(name: str) -> Value | None:
-            current: Context | None = context
-            while current is not None and current is not self.module:
-                if current.is_function:
-                    if name == current.self_name and current.class_info is not None:
-                        info = current.class_info
-                        return Value(Kind.INSTANCE, module=self.info.name, qualname=info.qualname, cls=info)
-                    values = current.assigns.get(name)
-                    if values is not None:
-                        if len(values) != 1 or name in evaluating:
-                            return UNKNOWN
-                        evaluating.add(name)
-                        try:
-                            return self.resolver.evaluate(values[0], Scope(self.info, lookup))
-                        finally:
-                            evaluating.discard(name)
-                    if name in current.params or name in current.stored:
-                        return UNKNOWN
-                current = current.parent
-            return None
-
-        return Scope(self.info, lookup)
+        return Scope(self.info, _LocalNames(self, context).lookup)
 
     def _describe(self, site: MockSite) -> None:
         call, kind = site.call, site.kind
@@ -483,8 +499,8 @@ class TestModule:
                 site = self.site_of(value)
                 if site is not None:
                     site.escapes = True  # handed to the caller (a fixture): used where we cannot see
-        for site in self.sites:
-            if site.owner is context and site.kind in ("patch", "patch.object", "setattr"):
+        for site in self._owned.get(id(context), []):
+            if site.kind in ("patch", "patch.object", "setattr"):
                 self._bind_replacement(context, site)
         node = context.node
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -499,10 +515,9 @@ class TestModule:
             replacement = _argument(call, 1 if site.kind == "patch" else 2, "new")
         if isinstance(replacement, ast.Name):
             self._bind(context, replacement.id, site)
-            for other in self.sites:
-                if other.owner is context and other.spec_only and any(
-                    self.site_of(v) is other for v in context.assigns.get(replacement.id, [])
-                ):
+            for value in context.assigns.get(replacement.id, []):
+                other = self.site_of(value)
+                if other is not None and other.spec_only:
                     other.escapes = True
         else:
             inner = self.site_of(replacement)
@@ -512,9 +527,9 @@ class TestModule:
 
     def _bind_injected(self, context: Context, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Patch decorators pass their mocks as positional arguments, innermost first."""
-        decorators = [s for s in self.sites if s.decorates is node]
+        decorators = list(self._decorating.get(id(node), []))
         if context.class_info is not None and context.parent is not None:
-            decorators += [s for s in self.sites if s.decorates is context.parent.node]
+            decorators += self._decorating.get(id(context.parent.node), [])
         params = list(context.params)
         if context.self_name is not None:
             params = params[1:]
@@ -539,9 +554,60 @@ class TestModule:
             current = current.parent
         return []
 
+    def has_bound_mocks(self, context: Context) -> bool:
+        """Whether any name visible in ``context`` refers to a mock site."""
+        current: Context | None = context
+        while current is not None:
+            if current.bound:
+                return True
+            current = current.parent
+        return False
+
+    def release(self) -> None:
+        """Drop the site <-> context links once the rules have run, so the file's
+        trees are freed by reference counting alone."""
+        for context in (self.module, *self.contexts):
+            context.bound.clear()
+        self._owned.clear()
+        self._decorating.clear()
+        self._fixtures.clear()
+
     def walk_contexts(self) -> Iterator[Context]:
         yield self.module
         yield from self.contexts
+
+
+class _LocalNames:
+    """Resolves the names a function binds: ``self``, single assignments,
+    parameters and other locals (unknown). Holds no reference back from the
+    scopes it creates, so a file's analysis makes no reference cycles."""
+
+    def __init__(self, module: TestModule, context: Context) -> None:
+        self.module = module
+        self.context = context
+        self.evaluating: set[str] = set()
+
+    def lookup(self, name: str) -> Value | None:
+        current: Context | None = self.context
+        module = self.module
+        while current is not None and current is not module.module:
+            if current.is_function:
+                if name == current.self_name and current.class_info is not None:
+                    info = current.class_info
+                    return Value(Kind.INSTANCE, module=module.info.name, qualname=info.qualname, cls=info)
+                values = current.assigns.get(name)
+                if values is not None:
+                    if len(values) != 1 or name in self.evaluating:
+                        return UNKNOWN
+                    self.evaluating.add(name)
+                    try:
+                        return module.resolver.evaluate(values[0], Scope(module.info, self.lookup))
+                    finally:
+                        self.evaluating.discard(name)
+                if name in current.params or name in current.stored:
+                    return UNKNOWN
+            current = current.parent
+        return None
 
 
 def _is_start(expr: ast.expr) -> bool:

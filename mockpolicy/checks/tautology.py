@@ -35,17 +35,16 @@ def _first_party_mocks(analysis: Analysis, context: Context, expr: ast.expr) -> 
     return []
 
 
-def _assertions(analysis: Analysis, context: Context) -> list[tuple[ast.AST, list[MockSite]]]:
+def _assertions(analysis: Analysis, context: Context) -> Iterator[tuple[ast.AST, list[MockSite]]]:
     """Every assertion of a test, each with the first-party mocks whose calls it
     is all about (empty for an assertion on anything else)."""
-    found: list[tuple[ast.AST, list[MockSite]]] = []
     for node in context.asserts:
-        found.append((node, _inspected(analysis, context, node.test)[1]))
+        yield node, _inspected(analysis, context, node.test)[1]
     for call in context.calls:
         func = call.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         if isinstance(func, ast.Attribute) and name in ASSERT_METHODS:
-            found.append((call, _first_party_mocks(analysis, context, func.value)))
+            yield call, _first_party_mocks(analysis, context, func.value)
         elif name.startswith(("assert", "fail")) or name in ("raises", "warns"):
             sites: list[MockSite] = []
             reads_any = False
@@ -56,21 +55,37 @@ def _assertions(analysis: Analysis, context: Context) -> list[tuple[ast.AST, lis
                     break
                 reads_any = reads_any or reads
                 sites.extend(inspected)
-            found.append((call, sites if reads_any else []))
-    found.sort(key=lambda item: (getattr(item[0], "lineno", 0), getattr(item[0], "col_offset", 0)))
-    return found
+            yield call, sites if reads_any else []
+
+
+def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[MockSite]] | None:
+    """The first assertion and the mocks involved, when every assertion of the
+    test only checks calls of first-party mocks; else None."""
+    first: ast.AST | None = None
+    mocks: list[MockSite] = []
+    for node, sites in _assertions(analysis, context):
+        if not sites:
+            return None
+        mocks.extend(sites)
+        if first is None or _position(node) < _position(first):
+            first = node
+    return (first, mocks) if first is not None else None
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
 
 
 def check(analysis: Analysis) -> Iterator[Finding]:
-    for context in analysis.module.contexts:
+    module = analysis.module
+    for context in module.contexts:
         if not context.is_function or not context.name.startswith(TEST_PREFIX):
             continue
-        assertions = _assertions(analysis, context)
-        if not assertions:
+        if not module.has_bound_mocks(context):
             continue
-        if all(sites for _node, sites in assertions):
-            mocks = [site for _node, sites in assertions for site in sites]
-            first = assertions[0][0]
+        verdict = _tautological(analysis, context)
+        if verdict is not None:
+            first, mocks = verdict
             names = sorted({analysis.first_party_targets(site)[0].text for site in mocks})
             shown = ", ".join(f"'{name}'" for name in names[:3]) + (" ..." if len(names) > 3 else "")
             yield analysis.finding(

@@ -1,0 +1,101 @@
+"""Speed benchmark: mockpolicy against the cost of parsing what it must read.
+
+    python benchmarks/speed.py SUITE_ROOT TESTS [--pylint-subdir SUBDIR] [--repeat N]
+
+Prints, measured in this one run on this machine:
+  * parse   - ``ast.parse`` of every .py file under TESTS plus every first-party
+              module their mock targets resolve into (the floor for any
+              static resolver);
+  * check   - ``mockpolicy check TESTS`` in a fresh process (cold: no caches);
+  * ratio check/parse (target: <= 2.0);
+  * with --pylint-subdir: ``pylint`` with and without ``--load-plugins
+    mockpolicy`` on that folder, default checks (target ratio: <= 1.10).
+Each time is the median of --repeat runs (default 3). Nothing is asserted: the
+machine is shared, so read ratios, not seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+MOCKPOLICY = [sys.executable, "-m", "mockpolicy"]
+PYLINT = [sys.executable, "-m", "pylint", "--persistent=n", "--jobs=1", "--score=n", "--output-format=text"]
+
+
+def _timed(command: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def _median(command: list[str], cwd: Path, repeat: int) -> float:
+    return statistics.median(_timed(command, cwd) for _ in range(repeat))
+
+
+_PARSED_SOURCES = """
+import json, sys
+from pathlib import Path
+from mockpolicy.cli import _python_files
+from mockpolicy.engine import engine_for
+files = sorted(_python_files([Path(sys.argv[1])]))
+engine = engine_for(files[0])
+for path in files:
+    engine.analyse_file(path)
+parsed = [str(info.path) for info in engine.index._modules.values()
+          if info is not None and info.path is not None and engine.project.is_first_party(info.name)
+          and info.path.resolve() not in set(files)]
+print(json.dumps({"tests": [str(f) for f in files], "sources": sorted(set(parsed))}))
+"""
+
+_PARSE_ONLY = """
+import ast, json, sys
+for name in json.load(open(sys.argv[1])):
+    with open(name, "rb") as handle:
+        ast.parse(handle.read(), filename=name)
+"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("root", type=Path)
+    parser.add_argument("tests")
+    parser.add_argument("--pylint-subdir")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    root = args.root.resolve()
+
+    listing = subprocess.run(
+        [sys.executable, "-c", _PARSED_SOURCES, args.tests], cwd=root, capture_output=True, text=True, check=True
+    )
+    files = json.loads(listing.stdout)
+    manifest = root / ".mockpolicy-bench-files.json"
+    manifest.write_text(json.dumps(files["tests"] + files["sources"]))
+    try:
+        parse = _median([sys.executable, "-c", _PARSE_ONLY, str(manifest)], root, args.repeat)
+        startup = _median([sys.executable, "-c", "pass"], root, args.repeat)
+    finally:
+        manifest.unlink()
+    check = _median([*MOCKPOLICY, "check", args.tests], root, args.repeat)
+    print(f"files: {len(files['tests'])} test files, {len(files['sources'])} first-party sources resolved into")
+    print(f"parse (ast.parse of both, incl. {startup:.2f}s interpreter start): {parse:.2f}s")
+    print(f"mockpolicy check, cold process: {check:.2f}s")
+    print(f"ratio check/parse: {check / parse:.2f}  (target <= 2.00)")
+
+    if args.pylint_subdir:
+        without = _median([*PYLINT, args.pylint_subdir], root, 1)
+        with_plugin = _median([*PYLINT, "--load-plugins=mockpolicy", args.pylint_subdir], root, 1)
+        print(f"pylint without plugin: {without:.1f}s; with mockpolicy: {with_plugin:.1f}s")
+        print(f"ratio pylint with/without: {with_plugin / without:.3f}  (target <= 1.10)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
