@@ -20,13 +20,15 @@ BindingKind = Literal["import", "def", "class", "value", "unknown"]
 @dataclass(frozen=True)
 class Binding:
     """What a name is bound to: an import (``target`` is the absolute dotted
-    path), a def, a class, or an assigned ``value`` expression."""
+    path), a def (``function`` is its node), a class, or an assigned ``value``
+    expression."""
 
     kind: BindingKind
     lineno: int
     target: str = ""
     value: ast.expr | None = None
     cls: ClassInfo | None = None
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
 
 
 @dataclass(eq=False)
@@ -98,7 +100,7 @@ class _Summarizer:
     ) -> None:
         info = self.info
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._bind(table, stmt.name, Binding("def", stmt.lineno), conditional)
+            self._bind(table, stmt.name, Binding("def", stmt.lineno, function=stmt), conditional)
             if cls is None and stmt.name == "__getattr__":
                 info.has_getattr = True
             if cls is not None and _binds_instance_state(stmt):

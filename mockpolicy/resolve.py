@@ -34,6 +34,14 @@ class Kind(enum.Enum):
     MISSING = "missing"  # the name does not exist
 
 
+# Decorators that return the function itself (or a descriptor whose getter is
+# the function, which is how mock and the oracle see it).
+TRANSPARENT_DECORATORS = frozenset(
+    {"staticmethod", "classmethod", "property", "abstractmethod", "abstractproperty",
+     "abstractclassmethod", "abstractstaticmethod", "overload", "override", "final",
+     "setter", "getter", "deleter", "contextmanager", "asynccontextmanager", "wraps"}
+)
+
 CODE_KINDS = frozenset({Kind.MODULE, Kind.CLASS, Kind.FUNCTION, Kind.INSTANCE})
 
 
@@ -185,6 +193,8 @@ class Resolver:
     def _binding(self, binding: Binding, scope: Scope, qualname: str) -> Value:
         module = scope.module.name
         if binding.kind == "def":
+            if binding.function is not None and binding.function.decorator_list:
+                return self._decorated(binding.function, scope, qualname)
             return Value(Kind.FUNCTION, module=module, qualname=qualname)
         if binding.kind == "class" and binding.cls is not None:
             return Value(Kind.CLASS, module=module, qualname=qualname, cls=binding.cls)
@@ -193,6 +203,21 @@ class Resolver:
         if binding.kind == "value" and binding.value is not None:
             return self._evaluate(binding.value, scope)
         return UNKNOWN
+
+    def _decorated(self, function: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, qualname: str) -> Value:
+        """A decorated def is what its decorators return: still the function for
+        the well-known transparent ones, an outside object (a cached property, a
+        click command) for other outside decorators, unknown for the project's own."""
+        for decorator in function.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if name in TRANSPARENT_DECORATORS:
+                continue
+            made_by = self._evaluate(target, scope)
+            if made_by.kind is Kind.EXTERNAL:
+                return external(f"{made_by.qualname}()")
+            return UNKNOWN
+        return Value(Kind.FUNCTION, module=scope.module.name, qualname=qualname)
 
     def _member(self, cls: ClassInfo, name: str, instance: bool) -> Value:
         if instance:
