@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mockpolicy.annotations import Annotations
 from mockpolicy.findings import Finding
+from mockpolicy.fixtures import Fixtures
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
 from mockpolicy.project import Project, find_root, load_project
 from mockpolicy.resolve import Resolver
@@ -90,6 +91,7 @@ class Engine:
         self.project = project
         self.index = ModuleIndex(project.source_roots)
         self.resolver = Resolver(project, self.index)
+        self.fixtures = Fixtures(project, self.index, self.resolver)
         self.checks = _checks()
 
     def analyse_file(self, path: str | Path) -> list[Finding]:
@@ -127,7 +129,7 @@ class Engine:
         name, is_package = module_name_for(Path(path))
         info = summarize(name, Path(path), is_package, tree)
         self.index.add(info)
-        module = TestModule(tree, info, self.resolver)
+        module = TestModule(tree, info, self.resolver, self.fixtures)
         analysis = Analysis(path, source, module, self.resolver, Annotations(source))
         findings: list[Finding] = []
         try:

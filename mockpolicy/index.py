@@ -12,7 +12,11 @@ import ast
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from mockpolicy.resolve import Value
 
 BindingKind = Literal["import", "def", "class", "value", "unknown"]
 
@@ -41,6 +45,9 @@ class ClassInfo:
     bases: list[ast.expr]
     members: dict[str, Binding] = field(default_factory=dict)
     instance_attrs: dict[str, ast.expr] = field(default_factory=dict)
+    # Attributes set on instances from outside the class (pytest fixtures that
+    # assign ``request.instance.x``): name -> value, or None when unknown.
+    fallback: Callable[[str], Value | None] | None = None
 
 
 @dataclass(eq=False)

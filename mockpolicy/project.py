@@ -54,6 +54,7 @@ class Project:
     source_roots: tuple[Path, ...]
     test_paths: tuple[Path, ...]
     settings: dict[str, Any] = field(default_factory=dict, compare=False)
+    pytest_plugins: tuple[str, ...] = ()
 
     def is_excluded(self, path: Path) -> bool:
         """Whether ``path`` (or a folder above it, up to the root) matches ``exclude``."""
@@ -115,7 +116,8 @@ def load_project(root: Path) -> Project:
         first_party = frozenset(settings["first-party"])
     else:
         first_party = _detect_first_party(root, pyproject, setup_cfg, source_roots, test_paths)
-    return Project(root, first_party, source_roots, test_paths, settings)
+    plugins = tuple(_pytest_plugins(root, pyproject, setup_cfg))
+    return Project(root, first_party, source_roots, test_paths, settings, plugins)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -273,8 +275,8 @@ def _declared_names(
     return names
 
 
-def _setup_py_name(path: Path) -> str | None:
-    """The literal ``name=`` given to ``setup()`` in setup.py, if any (parsed, not run)."""
+def _setup_keyword(path: Path, name: str) -> ast.expr | None:
+    """The expression given as ``name=`` to ``setup()`` in setup.py (parsed, not run)."""
     if not path.is_file():
         return None
     try:
@@ -284,9 +286,30 @@ def _setup_py_name(path: Path) -> str | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
             for keyword in node.keywords:
-                if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
-                    return str(keyword.value.value)
+                if keyword.arg == name:
+                    return keyword.value
     return None
+
+
+def _setup_py_name(path: Path) -> str | None:
+    value = _setup_keyword(path, "name")
+    return str(value.value) if isinstance(value, ast.Constant) else None
+
+
+def _pytest_plugins(root: Path, pyproject: dict[str, Any], setup_cfg: configparser.ConfigParser) -> list[str]:
+    """Modules the project registers as pytest plugins (``pytest11`` entry points)."""
+    specs: list[str] = []
+    table = pyproject.get("project", {}).get("entry-points", {}).get("pytest11", {})
+    if isinstance(table, dict):
+        specs += [str(v) for v in table.values()]
+    if setup_cfg.has_option("options.entry_points", "pytest11"):
+        specs += [line.partition("=")[2] for line in setup_cfg.get("options.entry_points", "pytest11").splitlines()]
+    points = _setup_keyword(root / "setup.py", "entry_points")
+    if isinstance(points, ast.Dict):
+        for key, value in zip(points.keys, points.values):
+            if isinstance(key, ast.Constant) and key.value == "pytest11" and isinstance(value, (ast.List, ast.Tuple)):
+                specs += [e.value.partition("=")[2] for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return [spec.strip().partition(":")[0].strip() for spec in specs if spec.strip()]
 
 
 def _detect_first_party(

@@ -12,11 +12,18 @@ from __future__ import annotations
 import ast
 import builtins
 import enum
-import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from mockpolicy.index import Binding, ClassInfo, ModuleIndex, ModuleInfo
+from mockpolicy.functions import (
+    CONTEXT_MANAGER_DECORATORS,
+    PROPERTY_DECORATORS,
+    FunctionFacts,
+    FunctionNode,
+    decorator_names,
+    function_facts,
+)
+from mockpolicy.index import Binding, ClassInfo, ModuleIndex, ModuleInfo, absolute_import
 from mockpolicy.project import Project
 
 MAX_DEPTH = 40
@@ -60,6 +67,8 @@ class Value:
     qualname: str = ""
     cls: ClassInfo | None = None
     const: str | None = None
+    function: FunctionNode | None = field(default=None, compare=False)
+    owner: ClassInfo | None = field(default=None, compare=False)
 
 
 UNKNOWN = Value(Kind.UNKNOWN)
@@ -90,6 +99,8 @@ class Resolver:
         self._depth = 0
         self._dotted: dict[str, Value] = {}
         self._display: dict[str, str] = {}
+        self._facts: dict[int, FunctionFacts] = {}
+        self._results: dict[tuple[int, int, bool], Value] = {}
 
     # -- public API -------------------------------------------------------
 
@@ -119,6 +130,18 @@ class Resolver:
         for name in parts[cut:]:
             value = self.attribute(value, name)
         return value
+
+    def definition(self, path: str, depth: int = 0) -> tuple[Binding, ModuleInfo] | None:
+        """The top-level binding that the import path ``a.b.name`` finally names
+        (following re-exports), with its module; None outside the project."""
+        module, _, name = path.rpartition(".")
+        info = self.index.get(module) if module and depth < 10 else None
+        binding = info.bindings.get(name) if info is not None else None
+        if binding is None or info is None:
+            return None
+        if binding.kind == "import":
+            return self.definition(binding.target, depth + 1)
+        return binding, info
 
     def attribute(self, value: Value, name: str) -> Value:
         """``getattr(value, name)``, statically."""
@@ -190,12 +213,12 @@ class Resolver:
             return external(f"types.ModuleType.{name}")
         return MISSING
 
-    def _binding(self, binding: Binding, scope: Scope, qualname: str) -> Value:
+    def _binding(self, binding: Binding, scope: Scope, qualname: str, owner: ClassInfo | None = None) -> Value:
         module = scope.module.name
         if binding.kind == "def":
             if binding.function is not None and binding.function.decorator_list:
-                return self._decorated(binding.function, scope, qualname)
-            return Value(Kind.FUNCTION, module=module, qualname=qualname)
+                return self._decorated(binding.function, scope, qualname, owner)
+            return Value(Kind.FUNCTION, module=module, qualname=qualname, function=binding.function, owner=owner)
         if binding.kind == "class" and binding.cls is not None:
             return Value(Kind.CLASS, module=module, qualname=qualname, cls=binding.cls)
         if binding.kind == "import":
@@ -204,7 +227,7 @@ class Resolver:
             return self._evaluate(binding.value, scope)
         return UNKNOWN
 
-    def _decorated(self, function: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, qualname: str) -> Value:
+    def _decorated(self, function: FunctionNode, scope: Scope, qualname: str, owner: ClassInfo | None) -> Value:
         """A decorated def is what its decorators return: still the function for
         the well-known transparent ones, an outside object (a cached property, a
         click command) for other outside decorators, unknown for the project's own."""
@@ -217,18 +240,22 @@ class Resolver:
             if made_by.kind is Kind.EXTERNAL:
                 return external(f"{made_by.qualname}()")
             return UNKNOWN
-        return Value(Kind.FUNCTION, module=scope.module.name, qualname=qualname)
+        return Value(Kind.FUNCTION, module=scope.module.name, qualname=qualname, function=function, owner=owner)
 
     def _member(self, cls: ClassInfo, name: str, instance: bool) -> Value:
         if instance:
             bound = self._instance_attribute(cls, name, set())
             if bound is not None:
                 return bound
-        found = self._class_lookup(cls, name, set())
+        found = self._class_lookup(cls, name, set(), instance)
         if found is not None:
             return found
         if name.startswith("__") and name.endswith("__"):
             return external(f"builtins.object.{name}")
+        if instance and cls.fallback is not None:
+            provided = cls.fallback(name)
+            if provided is not None:
+                return provided
         # An instance may get attributes anywhere (fixtures, other methods); a class may not.
         return UNKNOWN if instance else MISSING
 
@@ -250,9 +277,10 @@ class Resolver:
                     return found
         return None
 
-    def _class_lookup(self, cls: ClassInfo, name: str, seen: set[int]) -> Value | None:
+    def _class_lookup(self, cls: ClassInfo, name: str, seen: set[int], instance: bool = False) -> Value | None:
         """The member ``name`` of ``cls`` or its bases; ``None`` when no project
-        class in the hierarchy has it and every base is known to be ``object``."""
+        class in the hierarchy has it and every base is known to be ``object``.
+        On an instance, a property is what its getter returns."""
         if id(cls) in seen:
             return UNKNOWN
         seen.add(id(cls))
@@ -262,12 +290,15 @@ class Resolver:
         if binding is not None:
             if scope is None:
                 return UNKNOWN
-            return self._binding(binding, scope, qualname)
+            function = binding.function
+            if instance and function is not None and decorator_names(function) & PROPERTY_DECORATORS:
+                return self.function_result(function, scope.module, cls)
+            return self._binding(binding, scope, qualname, owner=cls)
         outside: Value | None = None
         for base_expr in cls.bases:
             base = self._evaluate(base_expr, scope) if scope is not None else UNKNOWN
             if base.kind is Kind.CLASS and base.cls is not None:
-                found = self._class_lookup(base.cls, name, seen)
+                found = self._class_lookup(base.cls, name, seen, instance)
                 if found is not None:
                     return found
             elif base.kind is Kind.EXTERNAL:
@@ -353,7 +384,122 @@ class Resolver:
             if func.qualname in ("builtins.type", "collections.namedtuple", "typing.NamedTuple"):
                 return UNKNOWN
             return external(f"{func.qualname}()")
+        if func.kind is Kind.FUNCTION and func.function is not None:
+            info = self.index.get(func.module)
+            if info is not None and not (decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS):
+                return self.function_result(func.function, info, func.owner)
         return UNKNOWN
+
+    # -- what functions return --------------------------------------------
+
+    def facts(self, function: FunctionNode) -> FunctionFacts:
+        found = self._facts.get(id(function))
+        if found is None:
+            found = self._facts[id(function)] = function_facts(function)
+        return found
+
+    def function_scope(
+        self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, params: Lookup | None = None
+    ) -> Scope:
+        """Name lookup inside ``function``: ``self``, single assignments, ``with``
+        targets, then ``params`` for parameters (unknown without it), then the module."""
+        facts = self.facts(function)
+        static = "staticmethod" in decorator_names(function)
+        self_name = facts.params[0] if owner is not None and facts.params and not static else None
+        evaluating: set[str] = set()
+
+        def lookup(name: str) -> Value | None:
+            if name == self_name and owner is not None:
+                return Value(Kind.INSTANCE, module=owner.module, qualname=owner.qualname, cls=owner)
+            values = facts.assigns.get(name) or facts.entered.get(name)
+            if values is not None:
+                if len(values) != 1 or name in evaluating or (name in facts.assigns and name in facts.entered):
+                    return UNKNOWN
+                evaluating.add(name)
+                try:
+                    if name in facts.entered:
+                        return self._entered(values[0], scope)
+                    return self._evaluate(values[0], scope)
+                finally:
+                    evaluating.discard(name)
+            if name in facts.params:
+                return (params(name) if params is not None else None) or UNKNOWN
+            if name in facts.imports:
+                level, dotted = facts.imports[name]
+                return self.resolve_dotted(absolute_import(module.name, module.is_package, level, dotted))
+            if name in facts.stored:
+                return UNKNOWN
+            return None
+
+        scope = Scope(module, lookup)
+        return scope
+
+    def function_result(
+        self,
+        function: FunctionNode,
+        module: ModuleInfo,
+        owner: ClassInfo | None,
+        params: Lookup | None = None,
+        yielded: bool = False,
+    ) -> Value:
+        """What calling ``function`` gives (``yielded``: what its first ``yield``
+        gives, as a context manager or a fixture does): the common value of all its
+        results, else UNKNOWN."""
+        key = (id(function), id(owner), yielded)
+        if params is None and key in self._results:
+            return self._results[key]
+        if params is None:
+            self._results[key] = UNKNOWN  # a recursive call resolves to unknown
+        facts = self.facts(function)
+        if yielded:
+            results = facts.yields[:1]
+        elif facts.is_generator or isinstance(function, ast.AsyncFunctionDef):
+            results = []
+        else:
+            results = list(facts.returns)
+            if facts.falls_through:
+                results.append(None)
+        value = UNKNOWN
+        if results:
+            scope = self.function_scope(function, module, owner, params)
+            values = [
+                self._evaluate(expr, scope) if expr is not None else Value(Kind.CONSTANT, qualname="builtins.NoneType")
+                for expr in results
+            ]
+            first = values[0]
+            if all(_same(first, other) for other in values[1:]):
+                value = first
+        if params is None:
+            self._results[key] = value
+        return value
+
+    def _entered(self, expr: ast.expr, scope: Scope) -> Value:
+        """The value ``with expr as name`` binds to ``name``."""
+        if not isinstance(expr, ast.Call):
+            return UNKNOWN
+        func = self._evaluate(expr.func, scope)
+        if func.kind is Kind.FUNCTION and func.function is not None:
+            info = self.index.get(func.module)
+            if info is not None and decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS:
+                return self.function_result(func.function, info, func.owner, yielded=True)
+            return UNKNOWN
+        if func.kind is Kind.CLASS and func.cls is not None:
+            enter = self._class_lookup(func.cls, "__enter__", set())
+            info = self.index.get(func.cls.module)
+            if enter is not None and enter.function is not None and info is not None:
+                return self.function_result(enter.function, info, func.cls)
+            return UNKNOWN
+        if func.kind is Kind.EXTERNAL:
+            return external(f"{func.qualname}().__enter__()")
+        return UNKNOWN
+
+
+def _same(one: Value, other: Value) -> bool:
+    if one.kind is not other.kind or one.kind in (Kind.UNKNOWN, Kind.MISSING):
+        return one.kind is other.kind and one.kind is not Kind.UNKNOWN
+    if one.kind in (Kind.INSTANCE, Kind.CLASS):
+        return one.cls is other.cls
+    return one.module == other.module and one.qualname == other.qualname
 
 
 def string_constant(resolver: Resolver, expr: ast.expr, scope: Scope) -> str | None:
@@ -361,10 +507,3 @@ def string_constant(resolver: Resolver, expr: ast.expr, scope: Scope) -> str | N
     constants, ``+`` concatenations and f-strings of those), else None."""
     return resolver.evaluate(expr, scope).const
 
-
-def local_lookup(table: Mapping[str, Value]) -> Lookup:
-    return table.get
-
-
-def is_stdlib(module: str) -> bool:
-    return module.partition(".")[0] in sys.stdlib_module_names

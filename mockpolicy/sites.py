@@ -16,6 +16,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from mockpolicy.fixtures import Fixtures
 from mockpolicy.index import ClassInfo, ModuleInfo
 from mockpolicy.resolve import MISSING, UNKNOWN, Kind, Resolver, Scope, Value
 
@@ -171,9 +172,13 @@ def _has_keyword(call: ast.Call, *names: str) -> bool:
 class TestModule:
     """The mock sites of one parsed module, with the scopes they sit in."""
 
-    def __init__(self, tree: ast.Module, info: ModuleInfo, resolver: Resolver) -> None:
+    def __init__(
+        self, tree: ast.Module, info: ModuleInfo, resolver: Resolver, fixtures: Fixtures | None = None
+    ) -> None:
         self.info = info
         self.resolver = resolver
+        self.fixtures = fixtures
+        self.directory = info.path.parent if info.path is not None else None
         self.aliases: dict[str, str] = {}
         self.module = Context(tree, "")
         self.contexts: list[Context] = []
@@ -214,7 +219,21 @@ class TestModule:
             binding = self.info.bindings.get(node.name)
         else:
             binding = None
-        return binding.cls if binding is not None and binding.cls is not None else None
+        info = binding.cls if binding is not None and binding.cls is not None else None
+        if info is not None and self.fixtures is not None:
+            info.fallback = self._instance_attribute
+        return info
+
+    def fixture_value(self, name: str) -> Value | None:
+        """What the fixture ``name`` gives a test of this module, if it is one."""
+        if self.fixtures is None or self.directory is None:
+            return None
+        return self.fixtures.value(name, self.info, self.directory)
+
+    def _instance_attribute(self, name: str) -> Value | None:
+        if self.fixtures is None or self.directory is None:
+            return None
+        return self.fixtures.instance_attribute(name, self.info, self.directory)
 
     def _visit_function(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: Context, class_info: ClassInfo | None
@@ -604,7 +623,9 @@ class _LocalNames:
                         return module.resolver.evaluate(values[0], Scope(module.info, self.lookup))
                     finally:
                         self.evaluating.discard(name)
-                if name in current.params or name in current.stored:
+                if name in current.params:
+                    return module.fixture_value(name) or UNKNOWN
+                if name in current.stored:
                     return UNKNOWN
             current = current.parent
         return None

@@ -1,0 +1,199 @@
+"""pytest fixtures, found statically: what a test's parameters and the
+attributes fixtures set on ``request.instance`` denote.
+
+Fixtures are looked up as pytest does, nearest first: the test module, the
+``conftest.py`` files from the test's folder up to the project root, the modules
+those name in ``pytest_plugins``, then the project's own pytest plugins
+(``pytest11`` entry points). A fixture's value is what it returns, or what it
+first yields.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from mockpolicy.functions import decorator_names, function_facts
+from mockpolicy.index import ModuleIndex, ModuleInfo, module_name_for, summarize
+from mockpolicy.project import Project
+from mockpolicy.resolve import Kind, Resolver, Value
+
+FixtureDef = tuple[ast.FunctionDef | ast.AsyncFunctionDef, ModuleInfo]
+
+
+def _fixture_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The name pytest registers ``node`` under, or None if it is no fixture."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name != "fixture":
+            continue
+        if isinstance(decorator, ast.Call):
+            for keyword in decorator.keywords:
+                if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
+                    return str(keyword.value.value)
+        return node.name
+    return None
+
+
+def _is_autouse(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(
+        isinstance(d, ast.Call) and any(
+            k.arg == "autouse" and isinstance(k.value, ast.Constant) and k.value.value is True for k in d.keywords
+        )
+        for d in node.decorator_list
+    )
+
+
+class Fixtures:
+    """The fixtures of one project, per folder; shares the engine's index and resolver."""
+
+    def __init__(self, project: Project, index: ModuleIndex, resolver: Resolver) -> None:
+        self.project = project
+        self.index = index
+        self.resolver = resolver
+        self._conftests: dict[Path, ModuleInfo | None] = {}
+        self._chains: dict[Path, list[ModuleInfo]] = {}
+        self._defs: dict[int, dict[str, FixtureDef]] = {}
+        self._values: dict[tuple[int, str], Value] = {}
+        self._instance: dict[int, dict[str, tuple[ast.expr, FixtureDef]]] = {}
+
+    # -- where fixtures come from -----------------------------------------
+
+    def _conftest(self, directory: Path) -> ModuleInfo | None:
+        if directory not in self._conftests:
+            path = directory / "conftest.py"
+            info = None
+            if path.is_file():
+                try:
+                    tree = ast.parse(path.read_bytes(), filename=str(path))
+                except (SyntaxError, ValueError, OSError, RecursionError, MemoryError):
+                    tree = None
+                if tree is not None:
+                    name, is_package = module_name_for(path)
+                    info = summarize(name, path, is_package, tree)
+            self._conftests[directory] = info
+        return self._conftests[directory]
+
+    def chain(self, directory: Path) -> list[ModuleInfo]:
+        """The modules whose fixtures a test in ``directory`` sees, nearest first
+        (the test module itself excluded)."""
+        if directory in self._chains:
+            return self._chains[directory]
+        modules: list[ModuleInfo] = []
+        current = directory
+        while True:
+            conftest = self._conftest(current)
+            if conftest is not None:
+                modules.append(conftest)
+            if current == self.project.root or current.parent == current:
+                break
+            if self.project.root not in current.parents:
+                break
+            current = current.parent
+        plugins = [name for module in modules for name in self._declared_plugins(module)]
+        plugins += list(self.project.pytest_plugins)
+        for name in plugins:
+            info = self.index.get(name)
+            if info is not None:
+                modules.append(info)
+        self._chains[directory] = modules
+        return modules
+
+    def _declared_plugins(self, module: ModuleInfo) -> list[str]:
+        binding = module.bindings.get("pytest_plugins")
+        if binding is None or binding.value is None:
+            return []
+        value = binding.value
+        elements = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+        return [e.value for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+
+    def _definitions(self, module: ModuleInfo) -> dict[str, FixtureDef]:
+        found = self._defs.get(id(module))
+        if found is None:
+            found = {}
+            for binding in module.bindings.values():
+                if binding.kind == "def" and binding.function is not None:
+                    name = _fixture_name(binding.function)
+                    if name is not None:
+                        found[name] = (binding.function, module)
+            self._defs[id(module)] = found
+        return found
+
+    def find(self, name: str, test_module: ModuleInfo, directory: Path) -> FixtureDef | None:
+        for module in (test_module, *self.chain(directory)):
+            found = self._definitions(module).get(name) or self._imported(module, name)
+            if found is not None:
+                return found
+        return None
+
+    def _imported(self, module: ModuleInfo, name: str) -> FixtureDef | None:
+        """A fixture function imported into ``module`` under ``name`` (pytest registers those too)."""
+        binding = module.bindings.get(name)
+        if binding is None or binding.kind != "import":
+            return None
+        found = self.resolver.definition(binding.target)
+        if found is not None and found[0].function is not None and _fixture_name(found[0].function):
+            return found[0].function, found[1]
+        return None
+
+    # -- what fixtures give -----------------------------------------------
+
+    def value(self, name: str, test_module: ModuleInfo, directory: Path) -> Value | None:
+        """What the fixture ``name`` gives a test in ``directory``; None if there is no such fixture."""
+        found = self.find(name, test_module, directory)
+        if found is None:
+            return None
+        return self._value_of(found, directory)
+
+    def _value_of(self, fixture: FixtureDef, directory: Path) -> Value:
+        function, module = fixture
+        key = (id(function), str(directory))
+        if key in self._values:
+            return self._values[key]
+        self._values[key] = Value(Kind.UNKNOWN)  # a fixture cycle resolves to unknown
+        generator = function_facts(function).is_generator
+
+        def params(name: str) -> Value | None:
+            return self.value(name, module, directory) if name != function.name else None
+
+        value = self.resolver.function_result(function, module, None, params, yielded=generator)
+        self._values[key] = value
+        return value
+
+    def instance_attribute(self, name: str, test_module: ModuleInfo, directory: Path) -> Value | None:
+        """What an autouse fixture assigns to ``request.instance.<name>`` for
+        tests in ``directory`` (nearest conftest first); None if none does."""
+        for module in (test_module, *self.chain(directory)):
+            assigned = self._instance_assignments(module).get(name)
+            if assigned is not None:
+                expr, (function, owner) = assigned
+                facts_module = owner
+
+                def params(param: str, owner: ModuleInfo = facts_module) -> Value | None:
+                    return self.value(param, owner, directory)
+
+                scope = self.resolver.function_scope(function, owner, None, params)
+                return self.resolver.evaluate(expr, scope)
+        return None
+
+    def _instance_assignments(self, module: ModuleInfo) -> dict[str, tuple[ast.expr, FixtureDef]]:
+        found = self._instance.get(id(module))
+        if found is None:
+            found = {}
+            for function, _ in self._definitions(module).values():
+                if not _is_autouse(function) or "fixture" not in decorator_names(function):
+                    continue
+                for node in ast.walk(function):
+                    if not isinstance(node, ast.Assign):
+                        continue
+                    for target in node.targets:
+                        if (
+                            isinstance(target, ast.Attribute)
+                            and isinstance(target.value, ast.Attribute)
+                            and target.value.attr == "instance"
+                            and isinstance(target.value.value, ast.Name)
+                        ):
+                            found.setdefault(target.attr, (node.value, (function, module)))
+            self._instance[id(module)] = found
+        return found

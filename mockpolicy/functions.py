@@ -1,0 +1,92 @@
+"""What a function body says about its names and results, read once per def.
+
+``FunctionFacts`` lists, for one ``def``, its parameters, the names it binds by
+plain assignment or ``with ... as``, the other names it stores, and the values
+it returns and yields. Nested functions, classes and lambdas are not entered:
+their names and returns are their own.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+CONTEXT_MANAGER_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "cachedproperty", "lazy_property"})
+
+
+def decorator_names(node: FunctionNode) -> set[str]:
+    """The last dotted component of each decorator (``pytest.fixture(...)`` -> ``fixture``)."""
+    names = set()
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        names.add(target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", ""))
+    return names
+
+
+@dataclass(eq=False)
+class FunctionFacts:
+    params: list[str]
+    assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
+    entered: dict[str, list[ast.expr]] = field(default_factory=dict)  # with CM as name
+    stored: set[str] = field(default_factory=set)
+    imports: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (level, dotted)
+    returns: list[ast.expr | None] = field(default_factory=list)
+    yields: list[ast.expr | None] = field(default_factory=list)
+    falls_through: bool = True
+
+    @property
+    def is_generator(self) -> bool:
+        return bool(self.yields)
+
+
+def function_facts(node: FunctionNode) -> FunctionFacts:
+    arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    if node.args.vararg:
+        arguments.append(node.args.vararg)
+    if node.args.kwarg:
+        arguments.append(node.args.kwarg)
+    facts = FunctionFacts([a.arg for a in arguments])
+    last = node.body[-1] if node.body else None
+    facts.falls_through = not isinstance(last, (ast.Return, ast.Raise))
+    stack: list[ast.AST] = list(node.body)
+    yielded: list[ast.Yield | ast.YieldFrom] = []
+    while stack:
+        current = stack.pop()
+        if isinstance(current, _NESTED):
+            if not isinstance(current, ast.Lambda):
+                facts.stored.add(current.name)
+            continue
+        if isinstance(current, ast.Assign):
+            if len(current.targets) == 1 and isinstance(current.targets[0], ast.Name):
+                facts.assigns.setdefault(current.targets[0].id, []).append(current.value)
+        elif isinstance(current, ast.AnnAssign) and isinstance(current.target, ast.Name) and current.value:
+            facts.assigns.setdefault(current.target.id, []).append(current.value)
+        elif isinstance(current, (ast.With, ast.AsyncWith)):
+            for item in current.items:
+                if isinstance(item.optional_vars, ast.Name):
+                    facts.entered.setdefault(item.optional_vars.id, []).append(item.context_expr)
+        elif isinstance(current, ast.Return):
+            facts.returns.append(current.value)
+        elif isinstance(current, (ast.Yield, ast.YieldFrom)):
+            yielded.append(current)
+        elif isinstance(current, ast.Name) and isinstance(current.ctx, ast.Store):
+            facts.stored.add(current.id)
+        elif isinstance(current, ast.Import):
+            for alias in current.names:
+                top = alias.name.partition(".")[0]
+                facts.imports[alias.asname or top] = (0, alias.name if alias.asname else top)
+        elif isinstance(current, ast.ImportFrom):
+            for alias in current.names:
+                if alias.name != "*":
+                    dotted = f"{current.module}.{alias.name}" if current.module else alias.name
+                    facts.imports[alias.asname or alias.name] = (current.level, dotted)
+        stack.extend(ast.iter_child_nodes(current))
+    yielded.sort(key=lambda y: (y.lineno, y.col_offset))
+    facts.yields = [y.value if isinstance(y, ast.Yield) else None for y in yielded]
+    for name in list(facts.stored):
+        if name in facts.assigns or name in facts.entered:
+            facts.stored.discard(name)
+    return facts
