@@ -33,6 +33,8 @@ class FunctionFacts:
     entered: dict[str, list[ast.expr]] = field(default_factory=dict)  # with CM as name
     stored: set[str] = field(default_factory=set)
     imports: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (level, dotted)
+    # a, b = source / with source as (a, b): name -> (source, position, bound by with)
+    unpacked: dict[str, tuple[ast.expr, int, bool]] = field(default_factory=dict)
     returns: list[ast.expr | None] = field(default_factory=list)
     yields: list[ast.expr | None] = field(default_factory=list)
     falls_through: bool = True
@@ -62,12 +64,16 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
         if isinstance(current, ast.Assign):
             if len(current.targets) == 1 and isinstance(current.targets[0], ast.Name):
                 facts.assigns.setdefault(current.targets[0].id, []).append(current.value)
+            elif len(current.targets) == 1 and isinstance(current.targets[0], ast.Tuple):
+                _unpack(facts, current.targets[0], current.value, False)
         elif isinstance(current, ast.AnnAssign) and isinstance(current.target, ast.Name) and current.value:
             facts.assigns.setdefault(current.target.id, []).append(current.value)
         elif isinstance(current, (ast.With, ast.AsyncWith)):
             for item in current.items:
                 if isinstance(item.optional_vars, ast.Name):
                     facts.entered.setdefault(item.optional_vars.id, []).append(item.context_expr)
+                elif isinstance(item.optional_vars, ast.Tuple):
+                    _unpack(facts, item.optional_vars, item.context_expr, True)
         elif isinstance(current, ast.Return):
             facts.returns.append(current.value)
         elif isinstance(current, (ast.Yield, ast.YieldFrom)):
@@ -87,6 +93,16 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     yielded.sort(key=lambda y: (y.lineno, y.col_offset))
     facts.yields = [y.value if isinstance(y, ast.Yield) else None for y in yielded]
     for name in list(facts.stored):
-        if name in facts.assigns or name in facts.entered:
+        if name in facts.assigns or name in facts.entered or name in facts.unpacked:
             facts.stored.discard(name)
     return facts
+
+
+def _unpack(facts: FunctionFacts, target: ast.Tuple, source: ast.expr, entered: bool) -> None:
+    if any(isinstance(element, ast.Starred) for element in target.elts):
+        return
+    for position, element in enumerate(target.elts):
+        if isinstance(element, ast.Name):
+            if element.id in facts.unpacked:
+                facts.assigns.setdefault(element.id, []).append(source)  # bound twice: unknown
+            facts.unpacked[element.id] = (source, position, entered)

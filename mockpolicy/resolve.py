@@ -27,6 +27,7 @@ from mockpolicy.index import Binding, ClassInfo, ModuleIndex, ModuleInfo, absolu
 from mockpolicy.project import Project
 
 MAX_DEPTH = 40
+MAX_TUPLE = 8  # tuples are followed item by item up to this length
 BUILTIN_NAMES = frozenset(dir(builtins))
 
 
@@ -46,7 +47,9 @@ class Kind(enum.Enum):
 TRANSPARENT_DECORATORS = frozenset(
     {"staticmethod", "classmethod", "property", "abstractmethod", "abstractproperty",
      "abstractclassmethod", "abstractstaticmethod", "overload", "override", "final",
-     "setter", "getter", "deleter", "contextmanager", "asynccontextmanager", "wraps"}
+     "setter", "getter", "deleter", "contextmanager", "asynccontextmanager", "wraps",
+     # wrappers that copy the function's name and module (functools.update_wrapper)
+     "lru_cache", "cache", "memoize", "singledispatch", "singledispatchmethod"}
 )
 
 CODE_KINDS = frozenset({Kind.MODULE, Kind.CLASS, Kind.FUNCTION, Kind.INSTANCE})
@@ -69,6 +72,7 @@ class Value:
     const: str | None = None
     function: FunctionNode | None = field(default=None, compare=False)
     owner: ClassInfo | None = field(default=None, compare=False)
+    elements: tuple[Value, ...] | None = field(default=None, compare=False)  # a tuple's items
 
 
 UNKNOWN = Value(Kind.UNKNOWN)
@@ -247,7 +251,7 @@ class Resolver:
             bound = self._instance_attribute(cls, name, set())
             if bound is not None:
                 return bound
-        found = self._class_lookup(cls, name, set(), instance)
+        found = self._class_lookup(cls, name, set(), instance, origin=cls)
         if found is not None:
             return found
         if name.startswith("__") and name.endswith("__"):
@@ -277,7 +281,9 @@ class Resolver:
                     return found
         return None
 
-    def _class_lookup(self, cls: ClassInfo, name: str, seen: set[int], instance: bool = False) -> Value | None:
+    def _class_lookup(
+        self, cls: ClassInfo, name: str, seen: set[int], instance: bool = False, origin: ClassInfo | None = None
+    ) -> Value | None:
         """The member ``name`` of ``cls`` or its bases; ``None`` when no project
         class in the hierarchy has it and every base is known to be ``object``.
         On an instance, a property is what its getter returns."""
@@ -291,14 +297,15 @@ class Resolver:
             if scope is None:
                 return UNKNOWN
             function = binding.function
+            owner = origin or cls  # ``self`` is an instance of the class looked up from
             if instance and function is not None and decorator_names(function) & PROPERTY_DECORATORS:
-                return self.function_result(function, scope.module, cls)
-            return self._binding(binding, scope, qualname, owner=cls)
+                return self.function_result(function, scope.module, owner)
+            return self._binding(binding, scope, qualname, owner=owner)
         outside: Value | None = None
         for base_expr in cls.bases:
             base = self._evaluate(base_expr, scope) if scope is not None else UNKNOWN
             if base.kind is Kind.CLASS and base.cls is not None:
-                found = self._class_lookup(base.cls, name, seen, instance)
+                found = self._class_lookup(base.cls, name, seen, instance, origin)
                 if found is not None:
                     return found
             elif base.kind is Kind.EXTERNAL:
@@ -340,6 +347,9 @@ class Resolver:
             return self._call_result(expr, scope)
         if isinstance(expr, ast.Lambda):
             return Value(Kind.FUNCTION, module=scope.module.name, qualname=f"{scope.module.name}.<lambda>")
+        if isinstance(expr, ast.Tuple) and len(expr.elts) <= MAX_TUPLE:
+            elements = tuple(self._evaluate(element, scope) for element in expr.elts)
+            return Value(Kind.CONSTANT, qualname="builtins.tuple", elements=elements)
         if isinstance(
             expr,
             (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -383,6 +393,10 @@ class Resolver:
         if func.kind is Kind.EXTERNAL:
             if func.qualname in ("builtins.type", "collections.namedtuple", "typing.NamedTuple"):
                 return UNKNOWN
+            if func.qualname == "functools.partial" and expr.args:
+                wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through partial
+                if wrapped.kind is Kind.FUNCTION:
+                    return wrapped
             return external(f"{func.qualname}()")
         if func.kind is Kind.FUNCTION and func.function is not None:
             info = self.index.get(func.module)
@@ -422,6 +436,16 @@ class Resolver:
                     return self._evaluate(values[0], scope)
                 finally:
                     evaluating.discard(name)
+            if name in facts.unpacked and name not in evaluating:
+                source, position, entered = facts.unpacked[name]
+                evaluating.add(name)
+                try:
+                    whole = self._entered(source, scope) if entered else self._evaluate(source, scope)
+                finally:
+                    evaluating.discard(name)
+                if whole.elements is not None and position < len(whole.elements):
+                    return whole.elements[position]
+                return UNKNOWN
             if name in facts.params:
                 return (params(name) if params is not None else None) or UNKNOWN
             if name in facts.imports:
@@ -474,23 +498,25 @@ class Resolver:
         return value
 
     def _entered(self, expr: ast.expr, scope: Scope) -> Value:
-        """The value ``with expr as name`` binds to ``name``."""
-        if not isinstance(expr, ast.Call):
-            return UNKNOWN
-        func = self._evaluate(expr.func, scope)
-        if func.kind is Kind.FUNCTION and func.function is not None:
-            info = self.index.get(func.module)
-            if info is not None and decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS:
-                return self.function_result(func.function, info, func.owner, yielded=True)
-            return UNKNOWN
-        if func.kind is Kind.CLASS and func.cls is not None:
-            enter = self._class_lookup(func.cls, "__enter__", set())
-            info = self.index.get(func.cls.module)
+        """The value ``with expr as name`` binds to ``name``: what a
+        ``@contextmanager`` function yields, or what ``__enter__`` returns."""
+        if isinstance(expr, ast.Call):
+            func = self._evaluate(expr.func, scope)
+            if func.kind is Kind.FUNCTION and func.function is not None:
+                if decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS:
+                    info = self.index.get(func.module)
+                    if info is None:
+                        return UNKNOWN
+                    return self.function_result(func.function, info, func.owner, yielded=True)
+        manager = self._evaluate(expr, scope)
+        if manager.kind is Kind.INSTANCE and manager.cls is not None:
+            enter = self._class_lookup(manager.cls, "__enter__", set(), origin=manager.cls)
+            info = self.index.get(enter.module) if enter is not None and enter.function is not None else None
             if enter is not None and enter.function is not None and info is not None:
-                return self.function_result(enter.function, info, func.cls)
+                return self.function_result(enter.function, info, manager.cls)
             return UNKNOWN
-        if func.kind is Kind.EXTERNAL:
-            return external(f"{func.qualname}().__enter__()")
+        if manager.kind is Kind.EXTERNAL:
+            return external(f"{manager.qualname}.__enter__()")
         return UNKNOWN
 
 
@@ -499,6 +525,12 @@ def _same(one: Value, other: Value) -> bool:
         return one.kind is other.kind and one.kind is not Kind.UNKNOWN
     if one.kind in (Kind.INSTANCE, Kind.CLASS):
         return one.cls is other.cls
+    if one.elements is not None or other.elements is not None:
+        return (
+            one.elements is not None and other.elements is not None
+            and len(one.elements) == len(other.elements)
+            and all(_same(a, b) for a, b in zip(one.elements, other.elements))
+        )
     return one.module == other.module and one.qualname == other.qualname
 
 

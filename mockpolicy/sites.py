@@ -396,8 +396,12 @@ class TestModule:
     # -- evaluating targets -----------------------------------------------
 
     def scope(self, context: Context) -> Scope:
-        """Name lookup inside ``context``: its locals, then the module."""
-        return Scope(self.info, _LocalNames(self, context).lookup)
+        """Name lookup inside ``context``: a function's locals and fixtures, then the module."""
+        node = context.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            owner = context.class_info if context.self_name is not None else None
+            return self.resolver.function_scope(node, self.info, owner, self.fixture_value)
+        return Scope(self.info)
 
     def _describe(self, site: MockSite) -> None:
         call, kind = site.call, site.kind
@@ -594,41 +598,6 @@ class TestModule:
     def walk_contexts(self) -> Iterator[Context]:
         yield self.module
         yield from self.contexts
-
-
-class _LocalNames:
-    """Resolves the names a function binds: ``self``, single assignments,
-    parameters and other locals (unknown). Holds no reference back from the
-    scopes it creates, so a file's analysis makes no reference cycles."""
-
-    def __init__(self, module: TestModule, context: Context) -> None:
-        self.module = module
-        self.context = context
-        self.evaluating: set[str] = set()
-
-    def lookup(self, name: str) -> Value | None:
-        current: Context | None = self.context
-        module = self.module
-        while current is not None and current is not module.module:
-            if current.is_function:
-                if name == current.self_name and current.class_info is not None:
-                    info = current.class_info
-                    return Value(Kind.INSTANCE, module=module.info.name, qualname=info.qualname, cls=info)
-                values = current.assigns.get(name)
-                if values is not None:
-                    if len(values) != 1 or name in self.evaluating:
-                        return UNKNOWN
-                    self.evaluating.add(name)
-                    try:
-                        return module.resolver.evaluate(values[0], Scope(module.info, self.lookup))
-                    finally:
-                        self.evaluating.discard(name)
-                if name in current.params:
-                    return module.fixture_value(name) or UNKNOWN
-                if name in current.stored:
-                    return UNKNOWN
-            current = current.parent
-        return None
 
 
 def _is_start(expr: ast.expr) -> bool:
