@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from mockpolicy import __version__
-from mockpolicy.engine import engine_for
+from mockpolicy.engine import engine_for, own_the_process
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, render
 from mockpolicy.project import ConfigError, find_root, load_project
@@ -59,6 +59,7 @@ def _jobs(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    own_the_process()
     try:
         if args.command == "explain":
             return _explain(args.rule)

@@ -128,17 +128,30 @@ class Engine:
     def _analyse_tree(self, path: str, source: str, tree: ast.Module) -> list[Finding]:
         name, is_package = module_name_for(Path(path))
         info = summarize(name, Path(path), is_package, tree)
+        info.volatile = True
         self.index.add(info)
-        module = TestModule(tree, info, self.resolver, self.fixtures)
-        analysis = Analysis(path, source, module, self.resolver, Annotations(source))
         findings: list[Finding] = []
         try:
-            for check in self.checks:
-                findings.extend(check(analysis))
+            module = TestModule(tree, info, self.resolver, self.fixtures)
+            analysis = Analysis(path, source, module, self.resolver, Annotations(source))
+            try:
+                for check in self.checks:
+                    findings.extend(check(analysis))
+            finally:
+                module.release()
         finally:
-            module.release()
+            self.index.discard(info)
         findings.sort()
         return findings
+
+
+_PROCESS = {"owned": False}
+
+
+def own_the_process() -> None:
+    """Declare that mockpolicy runs its own process (the CLI, not a pylint plugin):
+    what survives each file's analysis is frozen out of the garbage collector."""
+    _PROCESS["owned"] = True
 
 
 @contextmanager
@@ -148,7 +161,9 @@ def _collector_paused() -> Iterator[None]:
     Syntax trees make no reference cycles, but the collector would traverse
     every node of the symbol index again and again as it grows; pausing it
     halves the time of a large run. An analysis leaves no cycles behind
-    (``TestModule.release``), so reference counting frees each file's trees.
+    (``TestModule.release``), so reference counting frees each file's trees,
+    and, when mockpolicy owns the process (``own_the_process``), what survives
+    it is moved out of the collector's reach.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -156,6 +171,8 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            if _PROCESS["owned"]:
+                gc.freeze()  # what survived (the symbol index) lives for the process: never re-traverse it
             gc.enable()
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from mockpolicy.functions import decorator_names, function_facts
+from mockpolicy.functions import decorator_names
 from mockpolicy.index import ModuleIndex, ModuleInfo, module_name_for, summarize
 from mockpolicy.project import Project
 from mockpolicy.resolve import Kind, Resolver, Value
@@ -109,7 +109,7 @@ class Fixtures:
         return [e.value for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str)]
 
     def _definitions(self, module: ModuleInfo) -> dict[str, FixtureDef]:
-        found = self._defs.get(id(module))
+        found = None if module.volatile else self._defs.get(id(module))
         if found is None:
             found = {}
             for binding in module.bindings.values():
@@ -117,7 +117,8 @@ class Fixtures:
                     name = _fixture_name(binding.function)
                     if name is not None:
                         found[name] = (binding.function, module)
-            self._defs[id(module)] = found
+            if not module.volatile:
+                self._defs[id(module)] = found
         return found
 
     def find(self, name: str, test_module: ModuleInfo, directory: Path) -> FixtureDef | None:
@@ -151,15 +152,21 @@ class Fixtures:
         key = (id(function), str(directory))
         if key in self._values:
             return self._values[key]
+        if module.volatile:  # a fixture of the file under analysis: not cached
+            return self._evaluate_fixture(fixture, directory)
         self._values[key] = Value(Kind.UNKNOWN)  # a fixture cycle resolves to unknown
-        generator = function_facts(function).is_generator
+        value = self._evaluate_fixture(fixture, directory)
+        self._values[key] = value
+        return value
+
+    def _evaluate_fixture(self, fixture: FixtureDef, directory: Path) -> Value:
+        function, module = fixture
+        generator = self.resolver.facts(function, module).is_generator
 
         def params(name: str) -> Value | None:
             return self.value(name, module, directory) if name != function.name else None
 
-        value = self.resolver.function_result(function, module, None, params, yielded=generator)
-        self._values[key] = value
-        return value
+        return self.resolver.function_result(function, module, None, params, yielded=generator)
 
     def instance_attribute(self, name: str, test_module: ModuleInfo, directory: Path) -> Value | None:
         """What an autouse fixture assigns to ``request.instance.<name>`` for
@@ -178,7 +185,7 @@ class Fixtures:
         return None
 
     def _instance_assignments(self, module: ModuleInfo) -> dict[str, tuple[ast.expr, FixtureDef]]:
-        found = self._instance.get(id(module))
+        found = None if module.volatile else self._instance.get(id(module))
         if found is None:
             found = {}
             for function, _ in self._definitions(module).values():
@@ -195,5 +202,6 @@ class Fixtures:
                             and isinstance(target.value.value, ast.Name)
                         ):
                             found.setdefault(target.attr, (node.value, (function, module)))
-            self._instance[id(module)] = found
+            if not module.volatile:
+                self._instance[id(module)] = found
         return found

@@ -98,6 +98,36 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     return facts
 
 
+def facts_from_statements(
+    params: list[str],
+    assigns: dict[str, list[ast.expr]],
+    stored: set[str],
+    statements: list[ast.stmt],
+    imports: dict[str, tuple[int, str]],
+) -> FunctionFacts:
+    """``FunctionFacts`` from what a walk already gathered (assignments, stored
+    names, and the ``Assign``/``With``/``Return``/``Expr`` statements)."""
+    facts = FunctionFacts(list(params), dict(assigns), imports=dict(imports))
+    for statement in statements:
+        if isinstance(statement, ast.Assign):
+            if len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Tuple):
+                _unpack(facts, statement.targets[0], statement.value, False)
+        elif isinstance(statement, (ast.With, ast.AsyncWith)):
+            for item in statement.items:
+                if isinstance(item.optional_vars, ast.Name):
+                    facts.entered.setdefault(item.optional_vars.id, []).append(item.context_expr)
+                elif isinstance(item.optional_vars, ast.Tuple):
+                    _unpack(facts, item.optional_vars, item.context_expr, True)
+        elif isinstance(statement, ast.Return):
+            facts.returns.append(statement.value)
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Yield):
+            facts.yields.append(statement.value.value)
+    facts.stored = {
+        name for name in stored if name not in facts.assigns and name not in facts.entered and name not in facts.unpacked
+    }
+    return facts
+
+
 def _unpack(facts: FunctionFacts, target: ast.Tuple, source: ast.expr, entered: bool) -> None:
     if any(isinstance(element, ast.Starred) for element in target.elts):
         return

@@ -60,6 +60,7 @@ class ModuleInfo:
     bindings: dict[str, Binding] = field(default_factory=dict)
     star_imports: list[str] = field(default_factory=list)
     has_getattr: bool = False
+    volatile: bool = False  # the file under analysis: nothing about it is cached
 
 
 def absolute_import(module: str, is_package: bool, level: int, name: str | None) -> str:
@@ -248,6 +249,11 @@ class ModuleIndex:
     def add(self, info: ModuleInfo) -> None:
         """Register an already summarized module (the file being analysed)."""
         self._modules[info.name] = info
+
+    def discard(self, info: ModuleInfo) -> None:
+        """Forget ``info`` (registered with ``add``) so its tree can be freed."""
+        if self._modules.get(info.name) is info:
+            del self._modules[info.name]
 
     def get(self, name: str) -> ModuleInfo | None:
         if name in self._modules:

@@ -42,14 +42,13 @@ class Kind(enum.Enum):
     MISSING = "missing"  # the name does not exist
 
 
-# Decorators that return the function itself (or a descriptor whose getter is
-# the function, which is how mock and the oracle see it).
-TRANSPARENT_DECORATORS = frozenset(
-    {"staticmethod", "classmethod", "property", "abstractmethod", "abstractproperty",
-     "abstractclassmethod", "abstractstaticmethod", "overload", "override", "final",
-     "setter", "getter", "deleter", "contextmanager", "asynccontextmanager", "wraps",
-     # wrappers that copy the function's name and module (functools.update_wrapper)
-     "lru_cache", "cache", "memoize", "singledispatch", "singledispatchmethod"}
+# Decorators known to replace a function with an object of another kind: a
+# descriptor, a command, a task. Any other decorator is taken to wrap the
+# function and keep its module (functools.wraps), as mock and the oracle see it.
+OBJECT_MAKING_DECORATORS = frozenset(
+    {"cached_property", "cachedproperty", "lazy_property", "lazyproperty", "reify", "hybrid_property",
+     "command", "group", "option", "argument", "pass_context", "pass_obj",
+     "task", "shared_task", "fixture"}
 )
 
 CODE_KINDS = frozenset({Kind.MODULE, Kind.CLASS, Kind.FUNCTION, Kind.INSTANCE})
@@ -115,8 +114,17 @@ class Resolver:
         """What the import path ``a.b.C.attr`` denotes (as ``mock.patch`` resolves it)."""
         found = self._dotted.get(path)
         if found is None:
-            found = self._dotted[path] = self._resolve_dotted(path)
+            found = self._resolve_dotted(path)
+            if not self._is_volatile(found.cls) and not self._is_volatile(found.owner):
+                self._dotted[path] = found
         return found
+
+    def _is_volatile(self, cls: ClassInfo | None) -> bool:
+        """Whether ``cls`` belongs to the file under analysis (whose trees are not kept)."""
+        if cls is None:
+            return False
+        info = self.index.get(cls.module)
+        return info is not None and info.volatile
 
     def _resolve_dotted(self, path: str) -> Value:
         parts = path.split(".")
@@ -232,18 +240,19 @@ class Resolver:
         return UNKNOWN
 
     def _decorated(self, function: FunctionNode, scope: Scope, qualname: str, owner: ClassInfo | None) -> Value:
-        """A decorated def is what its decorators return: still the function for
-        the well-known transparent ones, an outside object (a cached property, a
-        click command) for other outside decorators, unknown for the project's own."""
+        """A decorated def is what its decorators return. Most decorators wrap the
+        function and keep its name and module (``functools.wraps``), so it stays
+        the project's function; those known to turn it into another kind of object
+        (cached properties, click commands, task objects, fixtures) make an
+        outside object."""
         for decorator in function.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-            if name in TRANSPARENT_DECORATORS:
-                continue
-            made_by = self._evaluate(target, scope)
-            if made_by.kind is Kind.EXTERNAL:
-                return external(f"{made_by.qualname}()")
-            return UNKNOWN
+            if name in OBJECT_MAKING_DECORATORS:
+                made_by = self._evaluate(target, scope)
+                if made_by.kind is Kind.EXTERNAL:
+                    return external(f"{made_by.qualname}()")
+                return UNKNOWN
         return Value(Kind.FUNCTION, module=scope.module.name, qualname=qualname, function=function, owner=owner)
 
     def _member(self, cls: ClassInfo, name: str, instance: bool) -> Value:
@@ -406,57 +415,30 @@ class Resolver:
 
     # -- what functions return --------------------------------------------
 
-    def facts(self, function: FunctionNode) -> FunctionFacts:
+    def facts(self, function: FunctionNode, module: ModuleInfo) -> FunctionFacts:
+        """The facts of ``function``, cached unless its module is the file under analysis."""
+        if module.volatile:
+            return function_facts(function)
         found = self._facts.get(id(function))
         if found is None:
             found = self._facts[id(function)] = function_facts(function)
         return found
 
     def function_scope(
-        self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, params: Lookup | None = None
+        self,
+        function: FunctionNode,
+        module: ModuleInfo,
+        owner: ClassInfo | None,
+        params: Lookup | None = None,
+        facts: FunctionFacts | None = None,
     ) -> Scope:
         """Name lookup inside ``function``: ``self``, single assignments, ``with``
-        targets, then ``params`` for parameters (unknown without it), then the module."""
-        facts = self.facts(function)
-        static = "staticmethod" in decorator_names(function)
-        self_name = facts.params[0] if owner is not None and facts.params and not static else None
-        evaluating: set[str] = set()
-
-        def lookup(name: str) -> Value | None:
-            if name == self_name and owner is not None:
-                return Value(Kind.INSTANCE, module=owner.module, qualname=owner.qualname, cls=owner)
-            values = facts.assigns.get(name) or facts.entered.get(name)
-            if values is not None:
-                if len(values) != 1 or name in evaluating or (name in facts.assigns and name in facts.entered):
-                    return UNKNOWN
-                evaluating.add(name)
-                try:
-                    if name in facts.entered:
-                        return self._entered(values[0], scope)
-                    return self._evaluate(values[0], scope)
-                finally:
-                    evaluating.discard(name)
-            if name in facts.unpacked and name not in evaluating:
-                source, position, entered = facts.unpacked[name]
-                evaluating.add(name)
-                try:
-                    whole = self._entered(source, scope) if entered else self._evaluate(source, scope)
-                finally:
-                    evaluating.discard(name)
-                if whole.elements is not None and position < len(whole.elements):
-                    return whole.elements[position]
-                return UNKNOWN
-            if name in facts.params:
-                return (params(name) if params is not None else None) or UNKNOWN
-            if name in facts.imports:
-                level, dotted = facts.imports[name]
-                return self.resolve_dotted(absolute_import(module.name, module.is_package, level, dotted))
-            if name in facts.stored:
-                return UNKNOWN
-            return None
-
-        scope = Scope(module, lookup)
-        return scope
+        targets, tuple unpacking, local imports, then ``params`` for parameters
+        (unknown without it), then the module. ``facts`` saves a walk when the
+        caller already has them."""
+        names = _FunctionNames(self, function, module, owner, params)
+        names._facts = facts
+        return Scope(module, names.lookup)
 
     def function_result(
         self,
@@ -470,11 +452,12 @@ class Resolver:
         gives, as a context manager or a fixture does): the common value of all its
         results, else UNKNOWN."""
         key = (id(function), id(owner), yielded)
-        if params is None and key in self._results:
+        cached = params is None and not module.volatile and not self._is_volatile(owner)
+        if cached and key in self._results:
             return self._results[key]
-        if params is None:
+        if cached:
             self._results[key] = UNKNOWN  # a recursive call resolves to unknown
-        facts = self.facts(function)
+        facts = self.facts(function, module)
         if yielded:
             results = facts.yields[:1]
         elif facts.is_generator or isinstance(function, ast.AsyncFunctionDef):
@@ -493,7 +476,7 @@ class Resolver:
             first = values[0]
             if all(_same(first, other) for other in values[1:]):
                 value = first
-        if params is None:
+        if cached:
             self._results[key] = value
         return value
 
@@ -518,6 +501,69 @@ class Resolver:
         if manager.kind is Kind.EXTERNAL:
             return external(f"{manager.qualname}.__enter__()")
         return UNKNOWN
+
+
+class _FunctionNames:
+    """The local names of one function, for ``Resolver.function_scope``.
+
+    Facts are read on the first lookup, so a scope nobody asks costs nothing;
+    scopes are made per lookup so no reference cycle keeps a tree alive.
+    """
+
+    def __init__(
+        self, resolver: Resolver, function: FunctionNode, module: ModuleInfo,
+        owner: ClassInfo | None, params: Lookup | None,
+    ) -> None:
+        self.resolver = resolver
+        self.function = function
+        self.module = module
+        self.owner = owner
+        self.params = params
+        self.evaluating: set[str] = set()
+        self._facts: FunctionFacts | None = None
+
+    def lookup(self, name: str) -> Value | None:
+        facts = self._facts
+        if facts is None:
+            facts = self._facts = self.resolver.facts(self.function, self.module)
+        owner = self.owner
+        if owner is not None and facts.params and name == facts.params[0]:
+            if "staticmethod" not in decorator_names(self.function):
+                return Value(Kind.INSTANCE, module=owner.module, qualname=owner.qualname, cls=owner)
+        if name in self.evaluating:
+            return UNKNOWN
+        resolver = self.resolver
+        scope = Scope(self.module, self.lookup)
+        values = facts.assigns.get(name) or facts.entered.get(name)
+        if values is not None:
+            if len(values) != 1 or (name in facts.assigns and name in facts.entered):
+                return UNKNOWN
+            self.evaluating.add(name)
+            try:
+                if name in facts.entered:
+                    return resolver._entered(values[0], scope)
+                return resolver._evaluate(values[0], scope)
+            finally:
+                self.evaluating.discard(name)
+        if name in facts.unpacked:
+            source, position, entered = facts.unpacked[name]
+            self.evaluating.add(name)
+            try:
+                whole = resolver._entered(source, scope) if entered else resolver._evaluate(source, scope)
+            finally:
+                self.evaluating.discard(name)
+            if whole.elements is not None and position < len(whole.elements):
+                return whole.elements[position]
+            return UNKNOWN
+        if name in facts.params:
+            return (self.params(name) if self.params is not None else None) or UNKNOWN
+        if name in facts.imports:
+            level, dotted = facts.imports[name]
+            module = self.module
+            return resolver.resolve_dotted(absolute_import(module.name, module.is_package, level, dotted))
+        if name in facts.stored:
+            return UNKNOWN
+        return None
 
 
 def _same(one: Value, other: Value) -> bool:

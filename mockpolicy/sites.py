@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
+from mockpolicy.functions import facts_from_statements
 from mockpolicy.index import ClassInfo, ModuleInfo
 from mockpolicy.resolve import MISSING, UNKNOWN, Kind, Resolver, Scope, Value
 
@@ -110,6 +111,7 @@ class Context:
     monkeypatches: set[str] = field(default_factory=set)
     assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
     stored: set[str] = field(default_factory=set)
+    imports: dict[str, tuple[int, str]] = field(default_factory=dict)
     calls: list[ast.Call] = field(default_factory=list)
     asserts: list[ast.Assert] = field(default_factory=list)
     statements: list[ast.stmt] = field(default_factory=list)
@@ -289,7 +291,7 @@ class TestModule:
             elif kind is ast.Assert:
                 asserts.append(node)  # type: ignore[arg-type]
             elif kind is ast.Import or kind is ast.ImportFrom:
-                self._note_import(node)  # type: ignore[arg-type]
+                self._note_import(node, context)  # type: ignore[arg-type]
                 continue
             elif kind is ast.Yield or kind is ast.YieldFrom:
                 statements.append(ast.Expr(node))  # type: ignore[arg-type]
@@ -302,17 +304,21 @@ class TestModule:
                 elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
                     push(value)
 
-    def _note_import(self, node: ast.Import | ast.ImportFrom) -> None:
+    def _note_import(self, node: ast.Import | ast.ImportFrom, context: Context) -> None:
+        local = context.imports if context is not self.module else None
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.asname:
-                    self.aliases[alias.asname] = alias.name
-                else:
-                    top = alias.name.partition(".")[0]
-                    self.aliases[top] = top
-        elif node.module and node.level == 0:
+                top = alias.name.partition(".")[0]
+                self.aliases[alias.asname or top] = alias.name if alias.asname else top
+                if local is not None:
+                    local[alias.asname or top] = (0, alias.name if alias.asname else top)
+        else:
             for alias in node.names:
-                self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if node.module and node.level == 0:
+                    self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if local is not None and alias.name != "*":
+                    dotted = f"{node.module}.{alias.name}" if node.module else alias.name
+                    local[alias.asname or alias.name] = (node.level, dotted)
 
     # -- recognising calls ------------------------------------------------
 
@@ -400,7 +406,10 @@ class TestModule:
         node = context.node
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             owner = context.class_info if context.self_name is not None else None
-            return self.resolver.function_scope(node, self.info, owner, self.fixture_value)
+            facts = facts_from_statements(
+                context.params, context.assigns, context.stored, context.statements, context.imports
+            )
+            return self.resolver.function_scope(node, self.info, owner, self.fixture_value, facts)
         return Scope(self.info)
 
     def _describe(self, site: MockSite) -> None:
@@ -591,6 +600,8 @@ class TestModule:
         trees are freed by reference counting alone."""
         for context in (self.module, *self.contexts):
             context.bound.clear()
+            if context.class_info is not None:
+                context.class_info.fallback = None
         self._owned.clear()
         self._decorating.clear()
         self._fixtures.clear()
