@@ -4,34 +4,44 @@
 
 Runs ``pylint --load-plugins mockpolicy --disable=all --enable=first-party-mock
 --output-format=json2 TESTS`` in SUITE_ROOT (or ``mockpolicy check`` with
-``--via cli``), then scores the findings with the shared scorer
-(../shared/eval/score_first_party.py, or --scorer) against ORACLE, the
-records of what every patch really replaced while the suite ran (see
-../shared/eval/README.md for how to record them). PACKAGES is the
-comma-separated list of the suite's first-party top-level packages. Prints the
-scorer's report: precision, recall and counts.
+``--via cli``) and scores the findings against ORACLE, the records of what
+every patch really replaced while the suite ran (../shared/eval/README.md tells
+how to record them). PACKAGES is the comma-separated list of the suite's
+first-party top-level packages.
+
+Two scores are printed, measured in this one run:
+  * shared: the shared scorer (../shared/eval/score_first_party.py, or
+    --scorer), which counts a site as hit when a finding lies within one line
+    of it. On stacked decorators that mix first-party and outside targets, a
+    correct finding on one line also "hits" the outside site on the next, so
+    this score charges correct findings as false positives.
+  * strict: the same oracle labels, a site hit only when a finding's own line
+    range (line..endLine of the mock call) contains it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
+from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SCORER = REPO.parent / "shared" / "eval" / "score_first_party.py"
+SYMBOL = "first-party-mock"
 
 
-def findings_via_pylint(root: Path, tests: str) -> dict[str, object]:
+def findings_via_pylint(root: Path, tests: str) -> list[dict[str, object]]:
     result = subprocess.run(
         [sys.executable, "-m", "pylint", "--load-plugins=mockpolicy", "--disable=all",
-         "--enable=first-party-mock", "--output-format=json2", "--persistent=n", tests],
+         f"--enable={SYMBOL}", "--output-format=json2", "--persistent=n", tests],
         cwd=root, capture_output=True, text=True, check=False,
     )
-    return json.loads(result.stdout)
+    return list(json.loads(result.stdout)["messages"])
 
 
 def findings_via_cli(root: Path, tests: str) -> list[dict[str, object]]:
@@ -39,9 +49,55 @@ def findings_via_cli(root: Path, tests: str) -> list[dict[str, object]]:
         [sys.executable, "-m", "mockpolicy", "check", "--format", "json", tests],
         cwd=root, capture_output=True, text=True, check=False,
     )
-    return [
-        {**f, "endLine": f["end_line"]} for f in json.loads(result.stdout) if f["symbol"] == "first-party-mock"
+    return [{**f, "endLine": f["end_line"]} for f in json.loads(result.stdout) if f["symbol"] == SYMBOL]
+
+
+def oracle_labels(oracle: Path, root: Path, packages: list[str]) -> dict[tuple[str, int], bool]:
+    """Site -> replaced first-party code, labelled as the shared scorer labels them."""
+    sites: dict[tuple[str, int], bool] = {}
+    for line in oracle.read_text().splitlines():
+        record = json.loads(line)
+        path = os.path.realpath(os.path.join(root, record["file"]))
+        if not path.startswith(str(root) + os.sep):
+            continue
+        module = record["module"] or ""
+        if (record["what"] in ("missing", "mock") and not module) or "._vendor" in module or ".vendor." in module:
+            continue
+        label = any(module == p or module.startswith(p + ".") for p in packages)
+        key = (path, record["line"])
+        sites[key] = sites.get(key, False) or label
+    return sites
+
+
+def strict_score(findings: list[dict[str, object]], sites: dict[tuple[str, int], bool], root: Path, verbose: bool) -> None:
+    spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for finding in findings:
+        path = os.path.realpath(os.path.join(root, str(finding.get("absolutePath") or finding["path"])))
+        line = int(finding["line"])  # type: ignore[call-overload]
+        spans[path].append((line, int(finding.get("endLine") or line)))  # type: ignore[call-overload]
+    true = false = unseen = 0
+    for path, ranges in spans.items():
+        for first, last in ranges:
+            labels = [sites[(path, n)] for n in range(first, last + 1) if (path, n) in sites]
+            if not labels:
+                unseen += 1
+            elif any(labels):
+                true += 1
+            else:
+                false += 1
+                if verbose:
+                    print(f"FALSE  {path}:{first}")
+    missed = [
+        (path, n) for (path, n), label in sorted(sites.items())
+        if label and not any(a <= n <= b for a, b in spans.get(path, []))
     ]
+    if verbose:
+        for path, n in missed:
+            print(f"MISSED {path}:{n}")
+    precision = true / (true + false) if true + false else 0.0
+    recall = true / (true + len(missed)) if true + len(missed) else 0.0
+    print(f"strict: findings {true + false + unseen}: true {true}  false {false}  at unseen sites {unseen}  missed {len(missed)}")
+    print(f"strict: precision {precision:.3f} recall {recall:.3f}")
 
 
 def main() -> int:
@@ -56,12 +112,18 @@ def main() -> int:
     args = parser.parse_args()
     root = args.root.resolve()
     findings = findings_via_pylint(root, args.tests) if args.via == "pylint" else findings_via_cli(root, args.tests)
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-        json.dump(findings, handle)
-    command = [sys.executable, str(args.scorer), str(args.oracle.resolve()), str(root), args.packages, handle.name]
-    if args.v:
-        command.append("-v")
-    return subprocess.run(command, check=False).returncode
+    if args.scorer.is_file():
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+            json.dump(findings, handle)
+        shared = subprocess.run(
+            [sys.executable, str(args.scorer), str(args.oracle.resolve()), str(root), args.packages, handle.name],
+            capture_output=True, text=True, check=False,
+        )
+        os.unlink(handle.name)
+        for line in shared.stdout.splitlines():
+            print(f"shared: {line}")
+    strict_score(findings, oracle_labels(args.oracle.resolve(), root, args.packages.split(",")), root, args.v)
+    return 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from mockpolicy.resolve import Value
 
+_TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+
 BindingKind = Literal["import", "def", "class", "value", "unknown"]
 
 
@@ -131,8 +133,8 @@ class _Summarizer:
                 if alias.name == "*":
                     info.star_imports.append(base)
                     continue
-                target = f"{base}.{alias.name}" if base else alias.name
-                self._bind(table, alias.asname or alias.name, Binding("import", stmt.lineno, target), conditional)
+                dotted = f"{base}.{alias.name}" if base else alias.name
+                self._bind(table, alias.asname or alias.name, Binding("import", stmt.lineno, dotted), conditional)
         elif isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._assign(target, stmt.value, stmt.lineno, table, conditional)
@@ -143,12 +145,12 @@ class _Summarizer:
         elif isinstance(stmt, ast.If):
             self._block(stmt.body, table, cls, conditional)
             self._block(stmt.orelse, table, cls, True)
-        elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        elif isinstance(stmt, _TRY_STATEMENTS):
             self._block(stmt.body, table, cls, conditional)
-            for handler in stmt.handlers:  # type: ignore[attr-defined]
+            for handler in stmt.handlers:
                 self._block(handler.body, table, cls, True)
-            self._block(stmt.orelse, table, cls, conditional)  # type: ignore[attr-defined]
-            self._block(stmt.finalbody, table, cls, conditional)  # type: ignore[attr-defined]
+            self._block(stmt.orelse, table, cls, conditional)
+            self._block(stmt.finalbody, table, cls, conditional)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             self._block(stmt.body, table, cls, conditional)
 

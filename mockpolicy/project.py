@@ -19,7 +19,7 @@ from typing import Any
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py")
 TEST_DIR_NAMES = ("tests", "test", "testing", "t")
@@ -108,8 +108,7 @@ def load_project(root: Path) -> Project:
     setup_cfg = _read_ini(root / "setup.cfg")
 
     extra_roots = _declared_source_dirs(root, pyproject, setup_cfg)
-    source_roots = _unique([*extra_roots, root / "src", root])
-    source_roots = tuple(p for p in source_roots if p.is_dir())
+    source_roots = tuple(p for p in _unique([*extra_roots, root / "src", root]) if p.is_dir())
     test_paths = _test_paths(root, settings, pyproject, setup_cfg)
 
     if "first-party" in settings:
@@ -125,7 +124,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return {}
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            data: dict[str, Any] = tomllib.load(handle)
+            return data
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}).") from exc
     except OSError as exc:

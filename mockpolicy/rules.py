@@ -73,7 +73,7 @@ def lookup(name: str) -> Rule | None:
 def doc_text(rule: Rule) -> str | None:
     """The Markdown page of ``rule``, from the installed package or the source tree."""
     name = f"{rule.symbol}.md"
-    packaged = resources.files("mockpolicy").joinpath("_docs", "rules", name)
+    packaged = resources.files("mockpolicy").joinpath("_docs").joinpath("rules").joinpath(name)
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")
     in_tree = Path(__file__).resolve().parent.parent / "docs" / "rules" / name

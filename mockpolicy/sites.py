@@ -362,7 +362,8 @@ class TestModule:
                 name = self.callee(call.func, context)
                 kind = _CALLEES.get(name or "")
                 if kind is not None:
-                    api = "unittest" if name and name.startswith("unittest.") else name.partition(".")[0]
+                    assert name is not None
+                    api = "unittest" if name.startswith("unittest.") else name.partition(".")[0]
                     site = MockSite(kind, call, context, api)
                     self._by_call[id(call)] = site
                     self._owned.setdefault(id(context), []).append(site)
@@ -525,10 +526,10 @@ class TestModule:
                     if site is not None and key is not None:
                         self._bind(context, key, site)
             elif isinstance(stmt, (ast.Return, ast.Expr)):
-                value = stmt.value
+                handed: ast.expr | None = stmt.value
                 if isinstance(stmt, ast.Expr):
-                    value = value.value if isinstance(value, (ast.Yield, ast.YieldFrom)) else None
-                site = self.site_of(value)
+                    handed = stmt.value.value if isinstance(stmt.value, (ast.Yield, ast.YieldFrom)) else None
+                site = self.site_of(handed)
                 if site is not None:
                     site.escapes = True  # handed to the caller (a fixture): used where we cannot see
         for site in self._owned.get(id(context), []):
