@@ -1,0 +1,93 @@
+"""First-party packages, test folders and plugins, detected from real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import write_tree
+
+from mockpolicy.project import ConfigError, find_root, load_project
+
+
+def detect(root: Path, files: dict[str, str]) -> frozenset[str]:
+    write_tree(root, files)
+    return load_project(root).first_party
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({"pyproject.toml": "[project]\nname = 'my-app'\n", "my_app/__init__.py": ""}, {"my_app"}),
+        ({"pyproject.toml": "[tool.setuptools]\npackages = ['core', 'core.sub']\n", "core/__init__.py": ""}, {"core"}),
+        (
+            {"pyproject.toml": "[tool.setuptools.packages.find]\nwhere = ['lib']\n[project]\nname = 'x'\n",
+             "lib/x/__init__.py": ""},
+            {"x"},
+        ),
+        ({"pyproject.toml": "[tool.hatch.build.targets.wheel]\npackages = ['src/hx']\n", "src/hx/__init__.py": ""}, {"hx"}),
+        ({"pyproject.toml": "[tool.flit.module]\nname = 'fl'\n", "fl/__init__.py": ""}, {"fl"}),
+        (
+            {"pyproject.toml": "[tool.poetry]\nname = 'po'\npackages = [{include = 'po', from = 'lib'}]\n",
+             "lib/po/__init__.py": ""},
+            {"po"},
+        ),
+        ({"setup.cfg": "[metadata]\nname = cfgpkg\n[files]\npackages =\n    cfgpkg\n", "cfgpkg/__init__.py": ""}, {"cfgpkg"}),
+        ({"setup.py": "from setuptools import setup\nsetup(name='sp')\n", "sp/__init__.py": ""}, {"sp"}),
+        ({"pyproject.toml": "[project]\nname = 'unrelated'\n", "src/alpha/__init__.py": "", "src/beta.py": ""}, {"alpha", "beta"}),
+        (
+            {"setup.cfg": "[metadata]\nversion = 1\n", "pkg/__init__.py": "", "tests/__init__.py": "", "t/__init__.py": "",
+             "docs/__init__.py": ""},
+            {"pkg"},
+        ),
+    ],
+    ids=["project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "pbr", "setup.py", "src", "beside-tests"],
+)
+def test_first_party_detection(tmp_path: Path, files: dict[str, str], expected: set[str]) -> None:
+    assert detect(tmp_path, files) == expected
+
+
+def test_configured_first_party_wins(tmp_path: Path) -> None:
+    files = {"pyproject.toml": "[project]\nname = 'a'\n[tool.mockpolicy]\nfirst-party = ['b', 'c']\n", "a/__init__.py": ""}
+    assert detect(tmp_path, files) == {"b", "c"}
+
+
+def test_test_paths_from_pytest_configuration(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pytest.ini": "[pytest]\ntestpaths = it unit\n", "it/x.py": "", "unit/y.py": ""})
+    assert load_project(tmp_path).test_paths == (tmp_path / "it", tmp_path / "unit")
+
+
+def test_test_paths_fall_back_to_tests_folder(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"setup.cfg": "[metadata]\nname = x\n", "tests/test_a.py": ""})
+    assert load_project(tmp_path).test_paths == (tmp_path / "tests",)
+
+
+def test_pytest11_plugins_are_found(tmp_path: Path) -> None:
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'p'\n[project.entry-points.pytest11]\np = 'p.plugin'\n",
+        "setup.py": "from setuptools import setup\nsetup(entry_points={'pytest11': ['q = q.fixtures:thing']})\n",
+    })
+    assert set(load_project(tmp_path).pytest_plugins) == {"p.plugin", "q.fixtures"}
+
+
+def test_root_is_the_nearest_project_folder(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": "", "sub/setup.cfg": "", "sub/deep/tests/test_x.py": ""})
+    assert find_root(tmp_path / "sub" / "deep" / "tests" / "test_x.py") == tmp_path / "sub"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[tool.mockpolicy\n", "not valid TOML"),
+        ("[tool.mockpolicy]\nfirst-party = 'app'\n", "first-party must be a list of strings"),
+        ("[tool.mockpolicy]\nrequire_spec = 'all'\n", "unknown option 'require_spec'"),
+        ("[tool]\nmockpolicy = 3\n", "[tool.mockpolicy] must be a table"),
+    ],
+)
+def test_broken_configuration_is_one_clear_error(tmp_path: Path, text: str, problem: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_project(tmp_path)
+    message = str(caught.value)
+    assert message.startswith(str(tmp_path / "pyproject.toml"))
+    assert problem in message

@@ -1,0 +1,222 @@
+"""How targets are resolved, end to end: each scenario writes a project, marks
+the lines that must be reported with ``# [symbol]``, and runs the installed
+``mockpolicy check`` on it."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import mockpolicy, write_tree
+
+APP = {
+    "pyproject.toml": "[project]\nname = 'app'\n",
+    "src/app/__init__.py": "",
+    "src/app/store.py": """
+        import contextlib
+        import functools
+        import logging
+        import threading
+
+        LOG = logging.getLogger(__name__)
+
+
+        class Store:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def save(self, key):
+                return key
+
+            @property
+            def backend(self):
+                return Backend()
+
+            @functools.cached_property
+            def slow(self):
+                return 1
+
+
+        class Backend:
+            def write(self, key):
+                return key
+
+
+        def make_store():
+            store = Store()
+            return store
+
+
+        def make_pair():
+            return Store(), LOG
+
+
+        @contextlib.contextmanager
+        def opened():
+            store = make_store()
+            yield store
+
+
+        def _flush(store, key):
+            return store.save(key)
+
+
+        flush = functools.partial(_flush, None)
+
+
+        def audited(func):
+            @functools.wraps(func)
+            def wrapper(*args):
+                return func(*args)
+            return wrapper
+
+
+        @audited
+        def archive(key):
+            return key
+
+
+        class Worker(threading.Thread):
+            pass
+        """,
+}
+
+
+Found = list[tuple[str, int, str]]
+
+
+def check(tmp_path: Path, tests: dict[str, str]) -> tuple[Found, Found]:
+    """(expected, reported) as sorted (file, line, symbol) for the marked test files."""
+    write_tree(tmp_path, {**APP, **tests})
+    expected = []
+    for name, text in tests.items():
+        for number, line in enumerate(textwrap.dedent(text).lstrip("\n").splitlines(), start=1):
+            for markers in re.findall(r"# \[([a-z,-]+)\]", line):
+                expected += [(name, number, marker) for marker in markers.split(",")]
+    result = mockpolicy("check", "--format", "json", cwd=tmp_path)
+    assert result.returncode in (0, 1), result.stderr
+    reported = [(f["path"], f["line"], f["symbol"]) for f in json.loads(result.stdout)]
+    return sorted(expected), sorted(reported)
+
+
+SCENARIOS = {
+    "factory-and-with": """
+        from unittest import mock
+        from app import store as store_module
+        from app.store import Store, make_store, make_pair, opened
+
+
+        def test_factory():
+            store = make_store()
+            with mock.patch.object(store, "save"):  # [first-party-mock]
+                pass
+
+
+        def test_context_managers():
+            with opened() as store, Store() as other:
+                with mock.patch.object(store, "save"), mock.patch.object(other, "save"):  # [first-party-mock,first-party-mock]
+                    pass
+
+
+        def test_tuple_unpacking():
+            store, log = make_pair()
+            with mock.patch.object(store, "save"), mock.patch.object(log, "info"):  # [first-party-mock]
+                pass
+
+
+        def test_property_result_and_cached_property():
+            store = Store()
+            with mock.patch.object(store.backend, "write"):  # [first-party-mock]
+                pass
+            with mock.patch.object(Store, "slow"), mock.patch.object(Store, "backend"):  # [first-party-mock]
+                pass
+
+
+        def test_partial_and_wrapped():
+            with mock.patch("app.store.flush"), mock.patch("app.store.archive"):  # [first-party-mock,first-party-mock]
+                pass
+
+
+        def test_inherited_from_the_stdlib():
+            with mock.patch.object(store_module.Worker, "start"):
+                pass
+        """,
+    "fixtures": """
+        import pytest
+        from unittest import mock
+        from app.store import Store
+
+
+        @pytest.fixture
+        def store():
+            return Store()
+
+
+        @pytest.fixture
+        def opened_store(store):
+            yield store
+
+
+        def test_fixture_value(store, opened_store, monkeypatch):
+            monkeypatch.setattr(store, "save", lambda key: key)  # [first-party-mock]
+            with mock.patch.object(opened_store, "save"):  # [first-party-mock]
+                pass
+
+
+        def test_unknown_fixture(tmp_path, somewhere):
+            with mock.patch.object(somewhere, "save"):
+                pass
+        """,
+}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=list(SCENARIOS))
+def test_scenario(tmp_path: Path, scenario: str) -> None:
+    expected, reported = check(tmp_path, {"tests/test_scenario.py": SCENARIOS[scenario]})
+    assert reported == expected
+
+
+def test_conftest_fixtures_and_request_instance(tmp_path: Path) -> None:
+    expected, reported = check(tmp_path, {
+        "tests/conftest.py": """
+            import pytest
+            from app.store import Store, make_store
+
+
+            @pytest.fixture
+            def shared_store():
+                return make_store()
+
+
+            @pytest.fixture(autouse=True)
+            def shortcuts(request, shared_store):
+                if request.instance:
+                    request.instance.store = shared_store
+                yield
+            """,
+        "tests/unit/test_deep.py": """
+            from unittest import mock
+
+
+            def test_from_conftest(shared_store):
+                with mock.patch.object(shared_store, "save"):  # [first-party-mock]
+                    pass
+
+
+            class TestShortcuts:
+                def test_instance_attribute(self):
+                    with mock.patch.object(self.store, "save"):  # [first-party-mock]
+                        pass
+
+                def test_not_set_by_any_fixture(self):
+                    with mock.patch.object(self.other, "save"):
+                        pass
+            """,
+    })
+    assert reported == expected
