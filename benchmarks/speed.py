@@ -17,9 +17,7 @@ machine is shared, so read ratios, not seconds.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
-import os
 import statistics
 import subprocess
 import sys

@@ -44,57 +44,56 @@ class FunctionFacts:
         return bool(self.yields)
 
 
+def import_bindings(node: ast.Import | ast.ImportFrom) -> list[tuple[str, int, str]]:
+    """``(bound name, level, dotted path)`` for each name an import statement binds."""
+    if isinstance(node, ast.Import):
+        return [
+            (alias.asname or alias.name.partition(".")[0], 0,
+             alias.name if alias.asname else alias.name.partition(".")[0])
+            for alias in node.names
+        ]
+    return [
+        (alias.asname or alias.name, node.level, f"{node.module}.{alias.name}" if node.module else alias.name)
+        for alias in node.names if alias.name != "*"
+    ]
+
+
 def function_facts(node: FunctionNode) -> FunctionFacts:
     arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
     if node.args.vararg:
         arguments.append(node.args.vararg)
     if node.args.kwarg:
         arguments.append(node.args.kwarg)
-    facts = FunctionFacts([a.arg for a in arguments])
-    last = node.body[-1] if node.body else None
-    facts.falls_through = not isinstance(last, (ast.Return, ast.Raise))
+    assigns: dict[str, list[ast.expr]] = {}
+    stored: set[str] = set()
+    imports: dict[str, tuple[int, str]] = {}
+    statements: list[ast.stmt] = []
     stack: list[ast.AST] = list(node.body)
-    yielded: list[ast.Yield | ast.YieldFrom] = []
     while stack:
         current = stack.pop()
         if isinstance(current, _NESTED):
             if not isinstance(current, ast.Lambda):
-                facts.stored.add(current.name)
+                stored.add(current.name)
             continue
         if isinstance(current, ast.Assign):
+            statements.append(current)
             if len(current.targets) == 1 and isinstance(current.targets[0], ast.Name):
-                facts.assigns.setdefault(current.targets[0].id, []).append(current.value)
-            elif len(current.targets) == 1 and isinstance(current.targets[0], ast.Tuple):
-                _unpack(facts, current.targets[0], current.value, False)
+                assigns.setdefault(current.targets[0].id, []).append(current.value)
         elif isinstance(current, ast.AnnAssign) and isinstance(current.target, ast.Name) and current.value:
-            facts.assigns.setdefault(current.target.id, []).append(current.value)
-        elif isinstance(current, (ast.With, ast.AsyncWith)):
-            for item in current.items:
-                if isinstance(item.optional_vars, ast.Name):
-                    facts.entered.setdefault(item.optional_vars.id, []).append(item.context_expr)
-                elif isinstance(item.optional_vars, ast.Tuple):
-                    _unpack(facts, item.optional_vars, item.context_expr, True)
-        elif isinstance(current, ast.Return):
-            facts.returns.append(current.value)
+            assigns.setdefault(current.target.id, []).append(current.value)
+        elif isinstance(current, (ast.With, ast.AsyncWith, ast.Return)):
+            statements.append(current)
         elif isinstance(current, (ast.Yield, ast.YieldFrom)):
-            yielded.append(current)
+            statements.append(ast.Expr(current, lineno=current.lineno, col_offset=current.col_offset))
         elif isinstance(current, ast.Name) and isinstance(current.ctx, ast.Store):
-            facts.stored.add(current.id)
-        elif isinstance(current, ast.Import):
-            for alias in current.names:
-                top = alias.name.partition(".")[0]
-                facts.imports[alias.asname or top] = (0, alias.name if alias.asname else top)
-        elif isinstance(current, ast.ImportFrom):
-            for alias in current.names:
-                if alias.name != "*":
-                    dotted = f"{current.module}.{alias.name}" if current.module else alias.name
-                    facts.imports[alias.asname or alias.name] = (current.level, dotted)
+            stored.add(current.id)
+        elif isinstance(current, (ast.Import, ast.ImportFrom)):
+            imports.update((name, (level, dotted)) for name, level, dotted in import_bindings(current))
         stack.extend(ast.iter_child_nodes(current))
-    yielded.sort(key=lambda y: (y.lineno, y.col_offset))
-    facts.yields = [y.value if isinstance(y, ast.Yield) else None for y in yielded]
-    for name in list(facts.stored):
-        if name in facts.assigns or name in facts.entered or name in facts.unpacked:
-            facts.stored.discard(name)
+    statements.sort(key=lambda statement: (statement.lineno, statement.col_offset))
+    facts = facts_from_statements([a.arg for a in arguments], assigns, stored, statements, imports)
+    last = node.body[-1] if node.body else None
+    facts.falls_through = not isinstance(last, (ast.Return, ast.Raise))
     return facts
 
 
@@ -120,8 +119,8 @@ def facts_from_statements(
                     _unpack(facts, item.optional_vars, item.context_expr, True)
         elif isinstance(statement, ast.Return):
             facts.returns.append(statement.value)
-        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Yield):
-            facts.yields.append(statement.value.value)
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, (ast.Yield, ast.YieldFrom)):
+            facts.yields.append(statement.value.value if isinstance(statement.value, ast.Yield) else None)
     facts.stored = {
         name for name in stored if name not in facts.assigns and name not in facts.entered and name not in facts.unpacked
     }

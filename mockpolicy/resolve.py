@@ -578,10 +578,3 @@ def _same(one: Value, other: Value) -> bool:
             and all(_same(a, b) for a, b in zip(one.elements, other.elements))
         )
     return one.module == other.module and one.qualname == other.qualname
-
-
-def string_constant(resolver: Resolver, expr: ast.expr, scope: Scope) -> str | None:
-    """The value of a string-constant expression (literals, names of module
-    constants, ``+`` concatenations and f-strings of those), else None."""
-    return resolver.evaluate(expr, scope).const
-

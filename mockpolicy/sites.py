@@ -13,13 +13,12 @@ import alias, and pytest fixtures by their parameter names or annotations.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
-from mockpolicy.functions import facts_from_statements
+from mockpolicy.functions import facts_from_statements, import_bindings
 from mockpolicy.index import ClassInfo, ModuleInfo
-from mockpolicy.resolve import MISSING, UNKNOWN, Kind, Resolver, Scope, Value
+from mockpolicy.resolve import Kind, Resolver, Scope, Value
 
 MOCK_CLASSES = frozenset(
     {"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock", "AsyncMock", "PropertyMock"}
@@ -305,20 +304,11 @@ class TestModule:
                     push(value)
 
     def _note_import(self, node: ast.Import | ast.ImportFrom, context: Context) -> None:
-        local = context.imports if context is not self.module else None
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                top = alias.name.partition(".")[0]
-                self.aliases[alias.asname or top] = alias.name if alias.asname else top
-                if local is not None:
-                    local[alias.asname or top] = (0, alias.name if alias.asname else top)
-        else:
-            for alias in node.names:
-                if node.module and node.level == 0:
-                    self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-                if local is not None and alias.name != "*":
-                    dotted = f"{node.module}.{alias.name}" if node.module else alias.name
-                    local[alias.asname or alias.name] = (node.level, dotted)
+        for name, level, dotted in import_bindings(node):
+            if level == 0:
+                self.aliases[name] = dotted
+            if context is not self.module:
+                context.imports[name] = (level, dotted)
 
     # -- recognising calls ------------------------------------------------
 
@@ -607,10 +597,6 @@ class TestModule:
         self._decorating.clear()
         self._fixtures.clear()
 
-    def walk_contexts(self) -> Iterator[Context]:
-        yield self.module
-        yield from self.contexts
-
 
 def _is_start(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "start"
@@ -621,4 +607,3 @@ def _source(expr: ast.expr) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-__all__ = ["MISSING", "MockSite", "Target", "TestModule", "Context", "root_key", "dotted_parts"]
