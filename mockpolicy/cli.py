@@ -1,4 +1,4 @@
-"""The ``mockpolicy`` command: ``check`` and ``explain``.
+"""The ``mockpolicy`` command: ``check``, ``baseline``, ``prune`` and ``explain``.
 
 ``main(argv) -> int`` returns an exit status: 0 clean, 1 findings, 2 usage or
 configuration error (one sentence on stderr, never a traceback).
@@ -7,18 +7,22 @@ configuration error (one sentence on stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from mockpolicy import __version__
+from mockpolicy import __version__, baseline, gitio
+from mockpolicy.baseline import BaselineError
 from mockpolicy.engine import engine_for, own_the_process
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, render
-from mockpolicy.project import ConfigError, find_root, load_project
+from mockpolicy.gitio import GitError
+from mockpolicy.identity import Identity, count_identities
+from mockpolicy.project import ConfigError, Project, find_root, load_project
 from mockpolicy.rules import ALL_RULES, doc_text, lookup
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -35,13 +39,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mockpolicy {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    check = commands.add_parser("check", help="run every static rule on test files")
-    check.add_argument("paths", nargs="*", help="files or folders (default: the project's tests)")
+
+    def analysing(name: str, help_text: str) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("paths", nargs="*", help="files or folders (default: the project's tests)")
+        command.add_argument(
+            "-j", "--jobs", type=_jobs, default=1, metavar="N", help="analyse with N processes (0: one per CPU)"
+        )
+        return command
+
+    check = analysing("check", "run every static rule; report what the baseline does not allow")
     check.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    check.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
+    check.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
     check.add_argument(
-        "-j", "--jobs", type=_jobs, default=1, metavar="N",
-        help="analyse with N processes (0: one per CPU)",
+        "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
     )
+    record = analysing("baseline", "record every current finding in the baseline file")
+    record.add_argument("--force", action="store_true", help="replace an existing baseline file")
+    analysing("prune", "drop baseline entries that no longer match and lower counts")
     explain = commands.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("rule", help="a rule symbol (first-party-mock) or message id (W7301)")
     return parser
@@ -63,8 +79,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "explain":
             return _explain(args.rule)
-        return _check(args.paths, args.format, args.jobs)
-    except (UsageError, ConfigError) as exc:
+        run = _collect(args.paths, args.jobs)
+        if args.command == "baseline":
+            return _record(run, args.force)
+        if args.command == "prune":
+            return _prune(run)
+        return _check(run, args.format, args.no_baseline, args.allow_stale, args.base)
+    except (UsageError, ConfigError, BaselineError, GitError) as exc:
         print(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -81,19 +102,112 @@ def _explain(name: str) -> int:
     return EXIT_OK
 
 
-def _check(paths: list[str], fmt: str, jobs: int) -> int:
+@dataclass(frozen=True)
+class Run:
+    """One analysis: the project, what was asked for, the files read, the findings."""
+
+    project: Project
+    roots: list[Path]
+    files: list[Path]
+    findings: list[Finding]
+
+    def covers(self, relative: str) -> bool:
+        """Whether a baseline entry's path lies in what this run looked at: a file
+        it analysed, or a file now gone from one of the folders it walked."""
+        if relative in self.analysed:
+            return True
+        path = self.project.root / relative
+        return not path.exists() and any(root == path or root in path.parents for root in self.roots)
+
+    @functools.cached_property
+    def analysed(self) -> frozenset[str]:
+        return frozenset(self.project.relative(path) for path in self.files)
+
+
+def _collect(paths: list[str], jobs: int) -> Run:
     if paths:
         roots = [Path(p) for p in paths]
         for root in roots:
             if not root.exists():
                 raise UsageError(f"path '{root}' does not exist.")
+        project = load_project(find_root(roots[0]))
     else:
         project = load_project(find_root(Path.cwd()))
         roots = list(project.test_paths)
+    roots = [root.resolve() for root in roots]
     files = sorted(set(_python_files(roots)))
-    findings = analyse_files(files, jobs)
+    return Run(project, roots, files, analyse_files(files, jobs))
+
+
+def _check(run: Run, fmt: str, no_baseline: bool, allow_stale: bool, base: str | None) -> int:
+    path = run.project.baseline_path
+    stale: list[tuple[Identity, int, int]] = []
+    findings = run.findings
+    current = baseline.Baseline.empty()
+    if not no_baseline and path.exists():
+        current = baseline.load(path)
+        findings, stale = baseline.compare(current, run.findings, run.covers)
     sys.stdout.write(render(findings, fmt))
-    return EXIT_FINDINGS if findings else EXIT_OK
+    shown = run.project.relative(path)
+    for identity, allowed, found in stale:
+        print(
+            f"{shown}: stale: {identity.rule} in {identity.path} ({identity.scope or '<module>'}) "
+            f"is allowed {allowed} time(s) but found {found}: run `mockpolicy prune`",
+            file=sys.stderr,
+        )
+    failed = bool(findings) or (bool(stale) and not allow_stale)
+    if base is not None:
+        failed = _ratchet(path, shown, current, base) or failed
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def _ratchet(path: Path, shown: str, current: baseline.Baseline, base: str) -> bool:
+    """Whether the baseline allows more than its version at ``base`` (reported on stderr)."""
+    if not path.exists():
+        return False
+    text = gitio.show(path, base)
+    before = baseline.parse(text, f"{shown} at {base}") if text is not None else baseline.Baseline.empty()
+    grown = baseline.grown(before, current)
+    for identity, old, new in grown:
+        print(
+            f"{shown}: grew against {base}: {identity.rule} in {identity.path} "
+            f"({identity.scope or '<module>'}) allowed {new} time(s), was {old}: "
+            f"{current.excerpts.get(identity, '')}",
+            file=sys.stderr,
+        )
+    return bool(grown)
+
+
+def _record(run: Run, force: bool) -> int:
+    path = run.project.baseline_path
+    shown = run.project.relative(path)
+    if path.exists():
+        if not force:
+            raise UsageError(f"{shown} already exists; use --force to replace it, or `mockpolicy prune` to shrink it.")
+        baseline.load(path)  # a broken file is reported, never silently replaced
+    recorded = baseline.from_findings(run.findings)
+    baseline.write(path, recorded)
+    total = sum(recorded.counts.values())
+    print(f"{shown}: recorded {total} finding(s) in {len(recorded.counts)} entr{'y' if len(recorded.counts) == 1 else 'ies'}.")
+    return EXIT_OK
+
+
+def _prune(run: Run) -> int:
+    path = run.project.baseline_path
+    shown = run.project.relative(path)
+    before = baseline.load(path)
+    current = count_identities(f for f in run.findings if f.symbol not in baseline.NEVER_BASELINED)
+    covered = [identity.path for identity in before.counts if run.covers(identity.path)]
+    after, changed = baseline.shrink(before, current, covered)
+    for identity, old, new in changed:
+        what = "removed" if new == 0 else f"lowered {old} -> {new}"
+        print(f"{shown}: {what}: {identity.rule} in {identity.path} ({identity.scope or '<module>'}): "
+              f"{before.excerpts.get(identity, '')}")
+    if changed:
+        baseline.write(path, after)
+    else:
+        print(f"{shown}: nothing to prune.")
+    return EXIT_OK
 
 
 def _python_files(roots: list[Path]) -> Iterator[Path]:

@@ -12,9 +12,10 @@ import gc
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from mockpolicy import baseline
 from mockpolicy.annotations import Annotations
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import Fixtures
@@ -93,6 +94,24 @@ class Engine:
         self.resolver = Resolver(project, self.index)
         self.fixtures = Fixtures(project, self.index, self.resolver)
         self.checks = _checks()
+        self._allowed: baseline.Baseline | None = None
+
+    def not_baselined(self, findings: list[Finding]) -> list[Finding]:
+        """``findings`` of one file (absolute or relative paths) minus what the
+        project's baseline allows; raises ``BaselineError`` for a broken file."""
+        allowed = self._baseline()
+        if not allowed.counts or not findings:
+            return findings
+        relative = [replace(f, path=self.project.relative(f.path)) for f in findings]
+        kept, _ = baseline.compare(allowed, relative, lambda path: False)
+        keep = {id(f) for f in kept}
+        return [original for original, shown in zip(findings, relative) if id(shown) in keep]
+
+    def _baseline(self) -> baseline.Baseline:
+        if self._allowed is None:
+            path = self.project.baseline_path
+            self._allowed = baseline.load(path) if path.exists() else baseline.Baseline.empty()
+        return self._allowed
 
     def analyse_file(self, path: str | Path) -> list[Finding]:
         """Findings for one file; a file that cannot be read or parsed yields one

@@ -33,6 +33,7 @@ OPTIONS: dict[str, str] = {
     "first-party": "list of top-level package names that are the project's own code",
     "tests": "list of paths (relative to the project root) that `mockpolicy check` checks by default",
     "exclude": "list of glob patterns (relative to the project root) of files and folders to skip",
+    "baseline": "path of the baseline file, relative to the project root (default baselines/mockpolicy.json)",
 }
 
 
@@ -67,6 +68,10 @@ class Project:
             return False
         candidates = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
         return any(fnmatch.fnmatchcase(c, pattern.rstrip("/")) for c in candidates for pattern in patterns)
+
+    @property
+    def baseline_path(self) -> Path:
+        return self.root / str(self.settings.get("baseline", "baselines/mockpolicy.json"))
 
     def is_first_party(self, module: str) -> bool:
         return module.partition(".")[0] in self.first_party
@@ -151,6 +156,8 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
             isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
             raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a list of strings.")
+        if key == "baseline" and not (isinstance(value, str) and value):
+            raise ConfigError(f"{path}: [tool.mockpolicy] baseline must be a path (a string).")
 
 
 def _unique(paths: list[Path]) -> list[Path]:

@@ -1,8 +1,11 @@
 """The pylint checker: runs the engine on each module and reports its findings.
 
-It translates only; every rule lives in ``mockpolicy.checks``. The checker
-never raises: a broken configuration or an internal error becomes a
-``mock-analysis-error`` message on the module, and the lint run goes on.
+It translates only; every rule lives in ``mockpolicy.checks``, and findings the
+project's baseline allows are dropped as ``mockpolicy check`` drops them (stale
+entries are ``mockpolicy check``'s to report: pylint sees one module at a time).
+The checker never raises: a broken configuration or baseline, or an internal
+error, becomes a ``mock-analysis-error`` message on the module, and the lint
+run goes on.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 from pylint.constants import WarningScope
 
+from mockpolicy.baseline import BaselineError
 from mockpolicy.engine import engine_for
 from mockpolicy.findings import Finding
 from mockpolicy.project import ConfigError
@@ -39,13 +43,18 @@ class MockPolicyChecker(BaseChecker):
         if not path or not path.endswith(".py"):
             return
         try:
-            findings = engine_for(path).analyse_file(path)
+            engine = engine_for(path)
+            findings = engine.analyse_file(path)
         except ConfigError as exc:
             self._report_error(str(exc))
             return
         except Exception as exc:  # noqa: BLE001 - a plugin crash would end the user's whole run
             self._report_error(f"internal error while analysing {path}: {type(exc).__name__}: {exc}")
             return
+        try:
+            findings = engine.not_baselined(findings)
+        except BaselineError as exc:
+            self._report_error(f"{exc} Nothing is filtered until it is fixed.")
         for finding in findings:
             self._report(finding)
 

@@ -1,0 +1,193 @@
+"""The baseline file: findings a project has grandfathered, which may only shrink.
+
+    {
+      "format": 1,
+      "entries": [
+        {"rule": "first-party-mock", "path": "tests/test_jobs.py", "scope": "TestJobs.test_claim",
+         "fingerprint": "0f3c...", "count": 1, "excerpt": "mock.patch(\\"app.jobs.Runner.claim\\")"}
+      ]
+    }
+
+Entries are sorted by (path, scope, rule, fingerprint) and written with sorted
+keys, two-space indents and a final newline, so the file is byte-identical for
+the same findings and diffs one entry per hunk. An entry's identity is
+``mockpolicy.identity.Identity``; ``count`` is how many identical statements in
+that scope are allowed. ``excerpt`` is for reviewers and is never matched.
+
+A file that is not valid is never used in part and never overwritten: every
+reader raises ``BaselineError`` naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from mockpolicy.findings import Finding
+from mockpolicy.identity import Identity, count_identities, excerpt, identify
+from mockpolicy.rules import ANALYSIS_ERROR
+
+# Format versions:
+#   1 (mockpolicy 0.1): rule, path, scope, fingerprint, count, excerpt.
+FORMAT = 1
+DEFAULT_PATH = "baselines/mockpolicy.json"
+NEVER_BASELINED = frozenset({ANALYSIS_ERROR.symbol})  # a file that cannot be read is never grandfathered
+_FIELDS = {"rule": str, "path": str, "scope": str, "fingerprint": str, "count": int, "excerpt": str}
+
+
+class BaselineError(Exception):
+    """The baseline file is unreadable or invalid; the message names it."""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """Allowed counts per identity, with an excerpt for each."""
+
+    counts: Mapping[Identity, int]
+    excerpts: Mapping[Identity, str]
+
+    @classmethod
+    def empty(cls) -> Baseline:
+        return cls({}, {})
+
+
+def load(path: Path) -> Baseline:
+    """The baseline at ``path``; raises ``BaselineError`` if it is missing or invalid."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BaselineError(f"{path}: no such baseline file (create it with `mockpolicy baseline`).") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"{path}: cannot be read ({exc}).") from exc
+    return parse(text, str(path))
+
+
+def parse(text: str, name: str) -> Baseline:
+    """A baseline from the text of a baseline file called ``name`` (for messages)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BaselineError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+        raise BaselineError(f"{name}: not a mockpolicy baseline (expected an object with an 'entries' list).")
+    if data.get("format") != FORMAT:
+        raise BaselineError(f"{name}: unsupported baseline format {data.get('format')!r} (this mockpolicy reads {FORMAT}).")
+    counts: dict[Identity, int] = {}
+    excerpts: dict[Identity, str] = {}
+    for number, entry in enumerate(data["entries"], start=1):
+        if not isinstance(entry, dict):
+            raise BaselineError(f"{name}: entry {number} is not an object.")
+        for field, kind in _FIELDS.items():
+            value = entry.get(field)
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise BaselineError(f"{name}: entry {number} has no valid '{field}' ({kind.__name__} expected).")
+        if entry["count"] < 1:
+            raise BaselineError(f"{name}: entry {number} has a count below 1.")
+        identity = Identity(entry["rule"], entry["path"], entry["scope"], entry["fingerprint"])
+        if identity in counts:
+            raise BaselineError(f"{name}: entry {number} repeats an earlier entry.")
+        counts[identity] = entry["count"]
+        excerpts[identity] = entry["excerpt"]
+    return Baseline(counts, excerpts)
+
+
+def render(baseline: Baseline) -> str:
+    """The file text of ``baseline``: sorted, deterministic, newline-terminated."""
+    entries = [
+        {
+            "rule": identity.rule,
+            "path": identity.path,
+            "scope": identity.scope,
+            "fingerprint": identity.fingerprint,
+            "count": count,
+            "excerpt": baseline.excerpts.get(identity, ""),
+        }
+        for identity, count in sorted(
+            baseline.counts.items(), key=lambda item: (item[0].path, item[0].scope, item[0].rule, item[0].fingerprint)
+        )
+    ]
+    return json.dumps({"format": FORMAT, "entries": entries}, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write(path: Path, baseline: Baseline) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename, so an
+    interrupted write leaves the previous file whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(render(baseline))
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def from_findings(findings: Iterable[Finding]) -> Baseline:
+    """A baseline allowing exactly ``findings`` (paths relative to the project root)."""
+    kept = [f for f in findings if f.symbol not in NEVER_BASELINED]
+    excerpts: dict[Identity, str] = {}
+    for finding in kept:
+        excerpts.setdefault(identify(finding), excerpt(finding.statement))
+    return Baseline(dict(count_identities(kept)), excerpts)
+
+
+def grown(old: Baseline, new: Baseline) -> list[tuple[Identity, int, int]]:
+    """Entries of ``new`` that allow more than ``old`` does: (identity, old count, new count)."""
+    return sorted(
+        (identity, old.counts.get(identity, 0), count)
+        for identity, count in new.counts.items()
+        if count > old.counts.get(identity, 0)
+    )
+
+
+def shrink(baseline: Baseline, current: Counter[Identity], covered: Iterable[str]) -> tuple[Baseline, list[tuple[Identity, int, int]]]:
+    """``baseline`` lowered to what ``current`` still needs, for entries whose path
+    is in ``covered``; never adds. Returns the new baseline and what changed
+    as (identity, old count, new count)."""
+    paths = set(covered)
+    counts: dict[Identity, int] = {}
+    changed: list[tuple[Identity, int, int]] = []
+    for identity, allowed in baseline.counts.items():
+        keep = min(allowed, current.get(identity, 0)) if identity.path in paths else allowed
+        if keep != allowed:
+            changed.append((identity, allowed, keep))
+        if keep:
+            counts[identity] = keep
+    excerpts = {identity: baseline.excerpts[identity] for identity in counts}
+    return Baseline(counts, excerpts), sorted(changed)
+
+
+def compare(
+    baseline: Baseline, findings: Iterable[Finding], covers: Callable[[str], bool]
+) -> tuple[list[Finding], list[tuple[Identity, int, int]]]:
+    """Split ``findings`` (in source order, paths relative) against ``baseline``.
+
+    Returns the findings it does not allow - for an identity allowed N times,
+    the occurrences after the first N - and its stale entries: those whose path
+    ``covers`` accepts and that match fewer findings than they allow, as
+    (identity, allowed, found). ``mock-analysis-error`` is never allowed.
+    """
+    seen: Counter[Identity] = Counter()
+    new: list[Finding] = []
+    for finding in findings:
+        if finding.symbol in NEVER_BASELINED:
+            new.append(finding)
+            continue
+        identity = identify(finding)
+        seen[identity] += 1
+        if seen[identity] > baseline.counts.get(identity, 0):
+            new.append(finding)
+    stale = sorted(
+        (identity, allowed, seen[identity])
+        for identity, allowed in baseline.counts.items()
+        if seen[identity] < allowed and covers(identity.path)
+    )
+    return new, stale

@@ -1,0 +1,38 @@
+"""What mockpolicy asks git: the one place that runs it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+
+class GitError(Exception):
+    """git failed or is missing; the message says what was asked."""
+
+
+def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise GitError(f"cannot run git ({exc.strerror}).") from exc
+
+
+def toplevel(path: Path) -> Path:
+    result = _git(["rev-parse", "--show-toplevel"], path)
+    if result.returncode != 0:
+        raise GitError(f"{path} is not inside a git repository.")
+    return Path(result.stdout.strip()).resolve()
+
+
+def show(path: Path, ref: str) -> str | None:
+    """The text of ``path`` as committed at ``ref``; None when ``ref`` has no such file.
+
+    Raises ``GitError`` when ``ref`` does not name a commit.
+    """
+    top = toplevel(path.parent if path.parent.exists() else Path.cwd())
+    check = _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top)
+    if check.returncode != 0:
+        raise GitError(f"'{ref}' is not a commit in {top}.")
+    relative = path.resolve().relative_to(top).as_posix()
+    result = _git(["show", f"{ref}:{relative}"], top)
+    return result.stdout if result.returncode == 0 else None
