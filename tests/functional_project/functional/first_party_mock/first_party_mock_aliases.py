@@ -1,0 +1,31 @@
+"""The standalone ``mock`` package, every Mock class with spec/spec_set, and
+the other pytest-mock fixtures."""
+# pylint: disable=missing-docstring,import-error
+import mock as mock_lib
+from unittest.mock import AsyncMock, MagicMock, NonCallableMock, PropertyMock, create_autospec
+
+from shopfp import jobs
+from shopfp.storage import Storage
+
+
+def test_standalone_mock_package():
+    with mock_lib.patch("shopfp.jobs.run"):  # [first-party-mock]
+        pass
+
+
+def test_every_mock_class():
+    magic = MagicMock(spec_set=Storage)  # [first-party-mock]
+    magic.save.return_value = 1
+    frozen = NonCallableMock(Storage)  # [first-party-mock]
+    frozen.load.side_effect = KeyError
+    waiting = AsyncMock(spec=jobs.Runner)  # [first-party-mock]
+    waiting.claim.return_value = 2
+    prop = PropertyMock(spec=Storage, return_value=3)  # [first-party-mock]
+    auto = create_autospec(jobs.run, return_value="{}")  # [first-party-mock]
+    assert (prop, auto) != (None, None)
+
+
+def test_module_and_package_mockers(module_mocker, package_mocker):
+    module_mocker.patch.object(jobs.Runner, "claim")  # [first-party-mock]
+    built = package_mocker.MagicMock(spec=Storage)  # [first-party-mock]
+    built.save.assert_not_called()  # [tautological-mock-assertion]
