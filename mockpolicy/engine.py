@@ -143,6 +143,8 @@ class Engine:
             return self._analyse_tree(path, source, tree)
         except RecursionError:
             return [_error(path, f"cannot analyse {path}: expressions nested too deeply.")]
+        except Exception as exc:  # noqa: BLE001 - one file's failure must not end the run
+            return [_error(path, f"internal error while analysing {path} ({type(exc).__name__}: {exc}); please report it.")]
 
     def _analyse_tree(self, path: str, source: str, tree: ast.Module) -> list[Finding]:
         name, is_package = module_name_for(Path(path))

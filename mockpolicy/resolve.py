@@ -567,8 +567,11 @@ class _FunctionNames:
 
 
 def _same(one: Value, other: Value) -> bool:
-    if one.kind is not other.kind or one.kind in (Kind.UNKNOWN, Kind.MISSING):
-        return one.kind is other.kind and one.kind is not Kind.UNKNOWN
+    """Whether two results denote the same object (for a function's agreeing returns)."""
+    if one.kind is not other.kind or one.kind is Kind.UNKNOWN:
+        return False
+    if one.kind is Kind.MISSING:
+        return True
     if one.kind in (Kind.INSTANCE, Kind.CLASS):
         return one.cls is other.cls
     if one.elements is not None or other.elements is not None:
