@@ -33,6 +33,7 @@ class FunctionFacts:
     entered: dict[str, list[ast.expr]] = field(default_factory=dict)  # with CM as name
     stored: set[str] = field(default_factory=set)
     imports: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (level, dotted)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)  # classes defined in the body
     # a, b = source / with source as (a, b): name -> (source, position, bound by with)
     unpacked: dict[str, tuple[ast.expr, int, bool]] = field(default_factory=dict)
     returns: list[ast.expr | None] = field(default_factory=list)
@@ -68,11 +69,14 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     stored: set[str] = set()
     imports: dict[str, tuple[int, str]] = {}
     statements: list[ast.stmt] = []
+    classes: dict[str, ast.ClassDef] = {}
     stack: list[ast.AST] = list(node.body)
     while stack:
         current = stack.pop()
         if isinstance(current, _NESTED):
-            if not isinstance(current, ast.Lambda):
+            if isinstance(current, ast.ClassDef):
+                classes.setdefault(current.name, current)
+            elif not isinstance(current, ast.Lambda):
                 stored.add(current.name)
             continue
         if isinstance(current, ast.Assign):
@@ -91,7 +95,7 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
             imports.update((name, (level, dotted)) for name, level, dotted in import_bindings(current))
         stack.extend(ast.iter_child_nodes(current))
     statements.sort(key=lambda statement: (statement.lineno, statement.col_offset))
-    facts = facts_from_statements([a.arg for a in arguments], assigns, stored, statements, imports)
+    facts = facts_from_statements([a.arg for a in arguments], assigns, stored, statements, imports, classes)
     last = node.body[-1] if node.body else None
     facts.falls_through = not isinstance(last, (ast.Return, ast.Raise))
     return facts
@@ -103,10 +107,11 @@ def facts_from_statements(
     stored: set[str],
     statements: list[ast.stmt],
     imports: dict[str, tuple[int, str]],
+    classes: dict[str, ast.ClassDef] | None = None,
 ) -> FunctionFacts:
     """``FunctionFacts`` from what a walk already gathered (assignments, stored
     names, and the ``Assign``/``With``/``Return``/``Expr`` statements)."""
-    facts = FunctionFacts(list(params), dict(assigns), imports=dict(imports))
+    facts = FunctionFacts(list(params), dict(assigns), imports=dict(imports), classes=dict(classes or {}))
     for statement in statements:
         if isinstance(statement, ast.Assign):
             if len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Tuple):
@@ -121,9 +126,8 @@ def facts_from_statements(
             facts.returns.append(statement.value)
         elif isinstance(statement, ast.Expr) and isinstance(statement.value, (ast.Yield, ast.YieldFrom)):
             facts.yields.append(statement.value.value if isinstance(statement.value, ast.Yield) else None)
-    facts.stored = {
-        name for name in stored if name not in facts.assigns and name not in facts.entered and name not in facts.unpacked
-    }
+    bound = facts.assigns.keys() | facts.entered.keys() | facts.unpacked.keys() | facts.classes.keys()
+    facts.stored = {name for name in stored if name not in bound}
     return facts
 
 

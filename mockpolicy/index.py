@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from mockpolicy.resolve import Value
+    from mockpolicy.resolve import Scope, Value
 
 _TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 
@@ -46,7 +46,10 @@ class ClassInfo:
     qualname: str
     bases: list[ast.expr]
     members: dict[str, Binding] = field(default_factory=dict)
-    instance_attrs: dict[str, ast.expr] = field(default_factory=dict)
+    # self.name = value in __init__/set-up methods: name -> (value, the method)
+    instance_attrs: dict[str, tuple[ast.expr, ast.FunctionDef | ast.AsyncFunctionDef]] = field(default_factory=dict)
+    # where the bases are evaluated when not at module level (a class defined in a function)
+    bases_scope: Scope | None = None
     # Attributes set on instances from outside the class (pytest fixtures that
     # assign ``request.instance.x``): name -> value, or None when unknown.
     fallback: Callable[[str], Value | None] | None = None
@@ -181,7 +184,7 @@ class _Summarizer:
                         and isinstance(target.value, ast.Name)
                         and target.value.id == self_name
                     ):
-                        cls.instance_attrs.setdefault(target.attr, node.value)
+                        cls.instance_attrs.setdefault(target.attr, (node.value, init))
 
 
 SETUP_METHODS = frozenset(
@@ -200,6 +203,15 @@ def _binds_instance_state(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if name == "fixture":
             return True
     return False
+
+
+def local_class(module: str, node: ast.ClassDef, qualname: str, bases_scope: Scope) -> ClassInfo:
+    """The ``ClassInfo`` of a class defined inside a function; its bases are
+    evaluated in ``bases_scope`` (the function's names)."""
+    summarizer = _Summarizer(ModuleInfo(module, None, False))
+    info = ClassInfo(module, qualname, list(node.bases), bases_scope=bases_scope)
+    summarizer._block(node.body, info.members, info, conditional=False)
+    return info
 
 
 def summarize(name: str, path: Path | None, is_package: bool, tree: ast.Module) -> ModuleInfo:

@@ -23,7 +23,7 @@ from mockpolicy.functions import (
     decorator_names,
     function_facts,
 )
-from mockpolicy.index import Binding, ClassInfo, ModuleIndex, ModuleInfo, absolute_import
+from mockpolicy.index import Binding, ClassInfo, ModuleIndex, ModuleInfo, absolute_import, local_class
 from mockpolicy.project import Project
 
 MAX_DEPTH = 40
@@ -272,20 +272,25 @@ class Resolver:
         # An instance may get attributes anywhere (fixtures, other methods); a class may not.
         return UNKNOWN if instance else MISSING
 
-    def _instance_attribute(self, cls: ClassInfo, name: str, seen: set[int]) -> Value | None:
-        """``self.name`` as bound by ``__init__``/set-up methods of ``cls`` or its project bases."""
+    def _instance_attribute(
+        self, cls: ClassInfo, name: str, seen: set[int], origin: ClassInfo | None = None
+    ) -> Value | None:
+        """``self.name`` as bound by ``__init__``/set-up methods of ``cls`` or its
+        project bases, evaluated inside the method that binds it."""
         if id(cls) in seen:
             return None
         seen.add(id(cls))
-        scope = self.module_scope(cls.module)
-        if scope is None:
+        info = self.index.get(cls.module)
+        if info is None:
             return None
         if name in cls.instance_attrs:
-            return self._evaluate(cls.instance_attrs[name], scope)
+            value, method = cls.instance_attrs[name]
+            return self._evaluate(value, self.function_scope(method, info, origin or cls))
+        scope = cls.bases_scope or Scope(info)
         for base_expr in cls.bases:
             base = self._evaluate(base_expr, scope)
             if base.kind is Kind.CLASS and base.cls is not None:
-                found = self._instance_attribute(base.cls, name, seen)
+                found = self._instance_attribute(base.cls, name, seen, origin or cls)
                 if found is not None:
                     return found
         return None
@@ -311,8 +316,9 @@ class Resolver:
                 return self.function_result(function, scope.module, owner)
             return self._binding(binding, scope, qualname, owner=owner)
         outside: Value | None = None
+        bases_scope = cls.bases_scope or scope
         for base_expr in cls.bases:
-            base = self._evaluate(base_expr, scope) if scope is not None else UNKNOWN
+            base = self._evaluate(base_expr, bases_scope) if bases_scope is not None else UNKNOWN
             if base.kind is Kind.CLASS and base.cls is not None:
                 found = self._class_lookup(base.cls, name, seen, instance, origin)
                 if found is not None:
@@ -521,6 +527,16 @@ class _FunctionNames:
         self.params = params
         self.evaluating: set[str] = set()
         self._facts: FunctionFacts | None = None
+        self._classes: dict[str, Value] = {}
+
+    def _local_class(self, name: str, node: ast.ClassDef) -> Value:
+        """A class defined in this function: its bases are read with the function's names."""
+        found = self._classes.get(name)
+        if found is None:
+            qualname = f"{self.function.name}.<locals>.{name}"
+            info = local_class(self.module.name, node, qualname, Scope(self.module, self.lookup))
+            found = self._classes[name] = Value(Kind.CLASS, module=self.module.name, qualname=qualname, cls=info)
+        return found
 
     def lookup(self, name: str) -> Value | None:
         facts = self._facts
@@ -557,6 +573,8 @@ class _FunctionNames:
             return UNKNOWN
         if name in facts.params:
             return (self.params(name) if self.params is not None else None) or UNKNOWN
+        if name in facts.classes:
+            return self._local_class(name, facts.classes[name])
         if name in facts.imports:
             level, dotted = facts.imports[name]
             module = self.module

@@ -111,6 +111,7 @@ class Context:
     assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
     stored: set[str] = field(default_factory=set)
     imports: dict[str, tuple[int, str]] = field(default_factory=dict)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     calls: list[ast.Call] = field(default_factory=list)
     asserts: list[ast.Assert] = field(default_factory=list)
     statements: list[ast.stmt] = field(default_factory=list)
@@ -289,6 +290,8 @@ class TestModule:
                     context.assigns.setdefault(node.target.id, []).append(node.value)  # type: ignore[attr-defined]
             elif kind is ast.Assert:
                 asserts.append(node)  # type: ignore[arg-type]
+            elif kind is ast.ClassDef:
+                context.classes.setdefault(node.name, node)  # type: ignore[attr-defined, arg-type]
             elif kind is ast.Import or kind is ast.ImportFrom:
                 self._note_import(node, context)  # type: ignore[arg-type]
                 continue
@@ -398,7 +401,8 @@ class TestModule:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             owner = context.class_info if context.self_name is not None else None
             facts = facts_from_statements(
-                context.params, context.assigns, context.stored, context.statements, context.imports
+                context.params, context.assigns, context.stored, context.statements, context.imports,
+                context.classes,
             )
             return self.resolver.function_scope(node, self.info, owner, self.fixture_value, facts)
         return Scope(self.info)
