@@ -34,6 +34,7 @@ class FunctionFacts:
     stored: set[str] = field(default_factory=set)
     imports: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (level, dotted)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)  # classes defined in the body
+    functions: dict[str, FunctionNode] = field(default_factory=dict)  # functions defined in the body
     # a, b = source / with source as (a, b): name -> (source, position, bound by with)
     unpacked: dict[str, tuple[ast.expr, int, bool]] = field(default_factory=dict)
     returns: list[ast.expr | None] = field(default_factory=list)
@@ -70,6 +71,7 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     imports: dict[str, tuple[int, str]] = {}
     statements: list[ast.stmt] = []
     classes: dict[str, ast.ClassDef] = {}
+    functions: dict[str, FunctionNode] = {}
     stack: list[ast.AST] = list(node.body)
     while stack:
         current = stack.pop()
@@ -77,7 +79,7 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
             if isinstance(current, ast.ClassDef):
                 classes.setdefault(current.name, current)
             elif not isinstance(current, ast.Lambda):
-                stored.add(current.name)
+                functions.setdefault(current.name, current)
             continue
         if isinstance(current, ast.Assign):
             statements.append(current)
@@ -96,6 +98,7 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
         stack.extend(ast.iter_child_nodes(current))
     statements.sort(key=lambda statement: (statement.lineno, statement.col_offset))
     facts = facts_from_statements([a.arg for a in arguments], assigns, stored, statements, imports, classes)
+    facts.functions = {name: f for name, f in functions.items() if name not in facts.assigns}
     last = node.body[-1] if node.body else None
     facts.falls_through = not isinstance(last, (ast.Return, ast.Raise))
     return facts

@@ -26,7 +26,7 @@ from mockpolicy.functions import (
 from mockpolicy.index import Binding, ClassInfo, ModuleIndex, ModuleInfo, absolute_import, local_class
 from mockpolicy.project import Project
 
-MAX_DEPTH = 40
+MAX_DEPTH = 60
 MAX_TUPLE = 8  # tuples are followed item by item up to this length
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -50,6 +50,10 @@ OBJECT_MAKING_DECORATORS = frozenset(
      "command", "group", "option", "argument", "pass_context", "pass_obj",
      "task", "shared_task", "fixture"}
 )
+
+# Functions that import an object named by a string ("pkg.mod:Class" or
+# "pkg.mod.Class"): with a constant name they are imports like any other.
+DYNAMIC_IMPORTERS = frozenset({"import_module", "symbol_by_name", "import_string", "import_object", "locate"})
 
 CODE_KINDS = frozenset({Kind.MODULE, Kind.CLASS, Kind.FUNCTION, Kind.INSTANCE})
 
@@ -104,6 +108,7 @@ class Resolver:
         self._display: dict[str, str] = {}
         self._facts: dict[int, FunctionFacts] = {}
         self._results: dict[tuple[int, int, bool], Value] = {}
+        self._binding_instance: set[tuple[int, str]] = set()
 
     # -- public API -------------------------------------------------------
 
@@ -283,9 +288,14 @@ class Resolver:
         info = self.index.get(cls.module)
         if info is None:
             return None
-        if name in cls.instance_attrs:
+        key = (id(cls), name)
+        if name in cls.instance_attrs and key not in self._binding_instance:
             value, method = cls.instance_attrs[name]
-            return self._evaluate(value, self.function_scope(method, info, origin or cls))
+            self._binding_instance.add(key)  # ``self.x = a or self.x``: the right side reads the class's x
+            try:
+                return self._evaluate(value, self.function_scope(method, info, origin or cls))
+            finally:
+                self._binding_instance.discard(key)
         scope = cls.bases_scope or Scope(info)
         for base_expr in cls.bases:
             base = self._evaluate(base_expr, scope)
@@ -347,6 +357,14 @@ class Resolver:
         return UNKNOWN
 
     def _evaluate(self, expr: ast.expr, scope: Scope) -> Value:
+        """Every recursion of the resolver passes here, so this bounds its depth."""
+        self._depth += 1
+        try:
+            return self._evaluate_expr(expr, scope) if self._depth <= MAX_DEPTH else UNKNOWN
+        finally:
+            self._depth -= 1
+
+    def _evaluate_expr(self, expr: ast.expr, scope: Scope) -> Value:
         if isinstance(expr, ast.Name):
             return self._lookup_name(expr.id, scope)
         if isinstance(expr, ast.Attribute):
@@ -362,6 +380,8 @@ class Resolver:
             return self._call_result(expr, scope)
         if isinstance(expr, ast.Lambda):
             return Value(Kind.FUNCTION, module=scope.module.name, qualname=f"{scope.module.name}.<lambda>")
+        if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.Or):
+            return self._either(expr, scope)
         if isinstance(expr, ast.Tuple) and len(expr.elts) <= MAX_TUPLE:
             elements = tuple(self._evaluate(element, scope) for element in expr.elts)
             return Value(Kind.CONSTANT, qualname="builtins.tuple", elements=elements)
@@ -372,6 +392,17 @@ class Resolver:
         ):
             return Value(Kind.CONSTANT, qualname=f"builtins.{type(expr).__name__.lower()}")
         return UNKNOWN
+
+    def _either(self, expr: ast.BoolOp, scope: Scope) -> Value:
+        """``a or b``: the override-or-default idiom. Operands that are unknown
+        (typically parameters) or None are passed over; the others must agree."""
+        known = [
+            value for value in (self._evaluate(operand, scope) for operand in expr.values)
+            if value.kind is not Kind.UNKNOWN and value.qualname != "builtins.NoneType"
+        ]
+        if known and all(_same(known[0], other) or known[0].const == other.const is not None for other in known[1:]):
+            return known[0]
+        return Value(Kind.CONSTANT, qualname="builtins.boolop") if known else UNKNOWN
 
     def _fold_fstring(self, expr: ast.JoinedStr, scope: Scope) -> Value:
         pieces: list[str] = []
@@ -412,12 +443,44 @@ class Resolver:
                 wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through partial
                 if wrapped.kind is Kind.FUNCTION:
                     return wrapped
+            if func.qualname.rpartition(".")[2] in DYNAMIC_IMPORTERS and expr.args:
+                name = self._evaluate(expr.args[0], scope).const
+                if name is None:
+                    return UNKNOWN  # whatever the name names
+                return self.resolve_dotted(name.replace(":", "."))  # a constant name: a static import
             return external(f"{func.qualname}()")
         if func.kind is Kind.FUNCTION and func.function is not None:
             info = self.index.get(func.module)
             if info is not None and not (decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS):
-                return self.function_result(func.function, info, func.owner)
+                result = self.function_result(func.function, info, func.owner)
+                if result.kind is Kind.UNKNOWN and (expr.args or expr.keywords):
+                    arguments = self._arguments(func, expr, scope)
+                    result = self.function_result(func.function, info, func.owner, arguments)
+                return result
         return UNKNOWN
+
+    def _arguments(self, func: Value, call: ast.Call, scope: Scope) -> Lookup:
+        """The call's arguments by parameter name, evaluated in the caller's scope
+        when asked for (a result that depends on its arguments)."""
+        assert func.function is not None
+        node = func.function
+        positional = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+        if func.owner is not None and "staticmethod" not in decorator_names(node):
+            positional = positional[1:]  # bound to the instance or class
+        passed: dict[str, ast.expr] = {}
+        for name, value in zip(positional, call.args):
+            if isinstance(value, ast.Starred):
+                break
+            passed[name] = value
+        for keyword in call.keywords:
+            if keyword.arg is not None:
+                passed[keyword.arg] = keyword.value
+
+        def argument(name: str) -> Value | None:
+            value = passed.get(name)
+            return self.evaluate(value, scope) if value is not None else None
+
+        return argument
 
     # -- what functions return --------------------------------------------
 
@@ -575,6 +638,12 @@ class _FunctionNames:
             return (self.params(name) if self.params is not None else None) or UNKNOWN
         if name in facts.classes:
             return self._local_class(name, facts.classes[name])
+        if name in facts.functions:
+            local = facts.functions[name]
+            if local.decorator_list:
+                return UNKNOWN  # what a decorator makes of a closure is not followed
+            qualname = f"{self.module.name}.{self.function.name}.<locals>.{name}"
+            return Value(Kind.FUNCTION, module=self.module.name, qualname=qualname, function=local)
         if name in facts.imports:
             level, dotted = facts.imports[name]
             module = self.module
