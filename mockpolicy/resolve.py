@@ -261,6 +261,8 @@ class Resolver:
         return Value(Kind.FUNCTION, module=scope.module.name, qualname=qualname, function=function, owner=owner)
 
     def _member(self, cls: ClassInfo, name: str, instance: bool) -> Value:
+        if instance and name == "__class__":
+            return Value(Kind.CLASS, module=cls.module, qualname=f"{cls.module}.{cls.qualname}", cls=cls)
         if instance:
             bound = self._instance_attribute(cls, name, set())
             if bound is not None:

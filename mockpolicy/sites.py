@@ -112,6 +112,7 @@ class Context:
     stored: set[str] = field(default_factory=set)
     imports: dict[str, tuple[int, str]] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     calls: list[ast.Call] = field(default_factory=list)
     asserts: list[ast.Assert] = field(default_factory=list)
     statements: list[ast.stmt] = field(default_factory=list)
@@ -292,6 +293,8 @@ class TestModule:
                 asserts.append(node)  # type: ignore[arg-type]
             elif kind is ast.ClassDef:
                 context.classes.setdefault(node.name, node)  # type: ignore[attr-defined, arg-type]
+            elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and node is not root:
+                context.functions.setdefault(node.name, node)  # type: ignore[attr-defined, arg-type]
             elif kind is ast.Import or kind is ast.ImportFrom:
                 self._note_import(node, context)  # type: ignore[arg-type]
                 continue
@@ -404,6 +407,7 @@ class TestModule:
                 context.params, context.assigns, context.stored, context.statements, context.imports,
                 context.classes,
             )
+            facts.functions = {n: f for n, f in context.functions.items() if n not in facts.assigns}
             return self.resolver.function_scope(node, self.info, owner, self.fixture_value, facts)
         return Scope(self.info)
 

@@ -84,8 +84,36 @@ APP = {
 
         class Worker(threading.Thread):
             pass
+
+
+        def build(name, *args):
+            return symbol_by_name(name)(*args)
+
+
+        class Hub:
+            store_cls = "app.store:Store"
+
+            def __init__(self, store_cls=None):
+                self.store_cls = store_cls or self.store_cls
+
+            @property
+            def store(self):
+                return build(self.store_cls)
+
+            def sender(self):
+                def send(key):
+                    return key
+                return send
+        """,
+    "src/app/loading.py": """
+        from importlib import import_module
+
+        from kombu.utils.imports import symbol_by_name
         """,
 }
+APP["src/app/store.py"] = APP["src/app/store.py"].replace(
+    "import threading\n", "import threading\n\n        from app.loading import symbol_by_name\n", 1
+)
 
 
 Found = list[tuple[str, int, str]]
@@ -145,6 +173,35 @@ SCENARIOS = {
 
         def test_inherited_from_the_stdlib():
             with mock.patch.object(store_module.Worker, "start"):
+                pass
+        """,
+    "arguments-and-dynamic-imports": """
+        from unittest import mock
+        from app.store import Hub
+
+
+        def test_property_building_a_class_named_by_a_string():
+            hub = Hub()
+            with mock.patch.object(hub.store, "save"):  # [first-party-mock]
+                pass
+
+
+        def test_closure_and_class_of_an_instance():
+            hub = Hub()
+            with mock.patch.object(hub.__class__, "sender"), mock.patch("app.store.Hub.sender"):  # [first-party-mock,first-party-mock]
+                pass
+
+
+        def test_local_subclass():
+            from app.store import Store
+
+            class Quiet(Store):
+                pass
+
+            def sender():
+                return Store().save
+
+            with mock.patch.object(Quiet(), "save"), mock.patch.object(sender(), "__call__"):  # [first-party-mock]
                 pass
         """,
     "fixtures": """
