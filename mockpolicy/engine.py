@@ -80,9 +80,9 @@ Check = Callable[[Analysis], Iterable[Finding]]
 
 
 def _checks() -> list[Check]:
-    from mockpolicy.checks import first_party, tautology
+    from mockpolicy.checks import fidelity, first_party, tautology
 
-    return [first_party.check, tautology.check]
+    return [first_party.check, tautology.check, fidelity.check]
 
 
 class Engine:

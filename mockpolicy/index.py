@@ -50,6 +50,8 @@ class ClassInfo:
     instance_attrs: dict[str, tuple[ast.expr, ast.FunctionDef | ast.AsyncFunctionDef]] = field(default_factory=dict)
     # where the bases are evaluated when not at module level (a class defined in a function)
     bases_scope: Scope | None = None
+    # attributes may appear at run time: a metaclass, __getattr__, or class keywords
+    dynamic: bool = False
     # Attributes set on instances from outside the class (pytest fixtures that
     # assign ``request.instance.x``): name -> value, or None when unknown.
     fallback: Callable[[str], Value | None] | None = None
@@ -64,7 +66,7 @@ class ModuleInfo:
     is_package: bool
     bindings: dict[str, Binding] = field(default_factory=dict)
     star_imports: list[str] = field(default_factory=list)
-    has_getattr: bool = False
+    has_getattr: bool = False  # names may appear at run time: __getattr__, or the module rewrites itself
     volatile: bool = False  # the file under analysis: nothing about it is cached
 
 
@@ -122,6 +124,7 @@ class _Summarizer:
             prefix = f"{cls.qualname}." if cls else ""
             child = ClassInfo(info.name, prefix + stmt.name, list(stmt.bases))
             self._block(stmt.body, child.members, child, conditional=False)
+            child.dynamic = bool(stmt.keywords) or bool({"__getattr__", "__getattribute__"} & child.members.keys())
             self._bind(table, stmt.name, Binding("class", stmt.lineno, cls=child), conditional)
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
@@ -141,8 +144,11 @@ class _Summarizer:
         elif isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._assign(target, stmt.value, stmt.lineno, table, conditional)
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            self._assign(stmt.target, stmt.value, stmt.lineno, table, conditional)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None:
+                self._assign(stmt.target, stmt.value, stmt.lineno, table, conditional)
+            elif isinstance(stmt.target, ast.Name):  # declared, set elsewhere
+                self._bind(table, stmt.target.id, Binding("unknown", stmt.lineno), conditional)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             self._bind(table, stmt.target.id, Binding("unknown", stmt.lineno), conditional)
         elif isinstance(stmt, ast.If):
@@ -156,6 +162,8 @@ class _Summarizer:
             self._block(stmt.finalbody, table, cls, conditional)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             self._block(stmt.body, table, cls, conditional)
+        if cls is None and not info.has_getattr and _rewrites_namespace(stmt):
+            info.has_getattr = True
 
     def _assign(
         self, target: ast.expr, value: ast.expr, lineno: int, table: dict[str, Binding], conditional: bool
@@ -212,6 +220,29 @@ def local_class(module: str, node: ast.ClassDef, qualname: str, bases_scope: Sco
     info = ClassInfo(module, qualname, list(node.bases), bases_scope=bases_scope)
     summarizer._block(node.body, info.members, info, conditional=False)
     return info
+
+
+def _rewrites_namespace(stmt: ast.stmt) -> bool:
+    """Whether a top-level statement may add names to its module at run time:
+    it hands ``__name__`` to a module-making call (``recreate_module``, lazy
+    loaders' ``attach``), assigns ``sys.modules[...]``, or uses
+    ``globals()``/``setattr``/``exec``."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+        return False
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name in ("globals", "setattr", "exec", "vars"):
+                return True
+            rewriting = "module" in name.lower() or name in ("attach", "lazy_import")
+            if rewriting and any(isinstance(a, ast.Name) and a.id == "__name__" for a in node.args):
+                return True
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            if isinstance(node.value, ast.Attribute) and node.value.attr == "modules":
+                return True
+        elif isinstance(node, ast.Name) and node.id == "__getattr__" and isinstance(node.ctx, ast.Store):
+            return True
+    return False
 
 
 def summarize(name: str, path: Path | None, is_package: bool, tree: ast.Module) -> ModuleInfo:

@@ -34,7 +34,9 @@ OPTIONS: dict[str, str] = {
     "tests": "list of paths (relative to the project root) that `mockpolicy check` checks by default",
     "exclude": "list of glob patterns (relative to the project root) of files and folders to skip",
     "baseline": "path of the baseline file, relative to the project root (default baselines/mockpolicy.json)",
+    "require-spec": 'which mocks need a spec: "all" (default), "first-party" (mocks of project code) or "off"',
 }
+REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
 
 
 class ConfigError(Exception):
@@ -68,6 +70,10 @@ class Project:
             return False
         candidates = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
         return any(fnmatch.fnmatchcase(c, pattern.rstrip("/")) for c in candidates for pattern in patterns)
+
+    @property
+    def require_spec(self) -> str:
+        return str(self.settings.get("require-spec", "all"))
 
     @property
     def baseline_path(self) -> Path:
@@ -158,6 +164,9 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
             raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a list of strings.")
         if key == "baseline" and not (isinstance(value, str) and value):
             raise ConfigError(f"{path}: [tool.mockpolicy] baseline must be a path (a string).")
+        if key == "require-spec" and value not in REQUIRE_SPEC_CHOICES:
+            choices = ", ".join(f'"{c}"' for c in REQUIRE_SPEC_CHOICES)
+            raise ConfigError(f"{path}: [tool.mockpolicy] require-spec must be one of {choices}.")
 
 
 def _unique(paths: list[Path]) -> list[Path]:

@@ -220,11 +220,13 @@ class Resolver:
         submodule = f"{module}.{name}"
         if self.index.locate(submodule) is not None:
             return Value(Kind.MODULE, module=submodule, qualname=submodule)
+        unknown = False
         for star in info.star_imports:
             found = self.resolve_dotted(f"{star}.{name}")
-            if found.kind is not Kind.MISSING:
+            if found.kind not in (Kind.MISSING, Kind.UNKNOWN):
                 return found
-        if info.has_getattr or info.path is None:
+            unknown = unknown or found.kind is Kind.UNKNOWN
+        if unknown or info.has_getattr or info.path is None:
             return UNKNOWN
         if name.startswith("__") and name.endswith("__"):
             return external(f"types.ModuleType.{name}")
@@ -277,7 +279,7 @@ class Resolver:
             if provided is not None:
                 return provided
         # An instance may get attributes anywhere (fixtures, other methods); a class may not.
-        return UNKNOWN if instance else MISSING
+        return UNKNOWN if instance or cls.dynamic else MISSING
 
     def _instance_attribute(
         self, cls: ClassInfo, name: str, seen: set[int], origin: ClassInfo | None = None
@@ -340,6 +342,8 @@ class Resolver:
                     outside = outside or external(f"{base.qualname}.{name}")
             else:
                 outside = UNKNOWN
+        if outside is None and cls.dynamic:
+            return UNKNOWN  # a metaclass or __getattr__ may provide it
         return outside
 
     def _lookup_name(self, name: str, scope: Scope) -> Value:

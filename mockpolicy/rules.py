@@ -48,6 +48,16 @@ TAUTOLOGICAL_ASSERTION = Rule(
     "tautological-mock-assertion",
     "A test only asserts that first-party mocks were called.",
 )
+UNSPECCED_MOCK = Rule(
+    "W7307",
+    "unspecced-mock",
+    "A mock without a spec answers attributes and calls the real object would reject.",
+)
+MOCK_TARGET_NOT_FOUND = Rule(
+    "W7308",
+    "mock-target-not-found",
+    "A patch target names something that does not exist.",
+)
 ANALYSIS_ERROR = Rule(
     "E7399",
     "mock-analysis-error",
@@ -59,6 +69,8 @@ ALL_RULES: tuple[Rule, ...] = (
     MULTIPLE_BOUNDARY_MOCKS,
     ANNOTATION_WITHOUT_REASON,
     TAUTOLOGICAL_ASSERTION,
+    UNSPECCED_MOCK,
+    MOCK_TARGET_NOT_FOUND,
     ANALYSIS_ERROR,
 )
 RULES_BY_SYMBOL = {rule.symbol: rule for rule in ALL_RULES}

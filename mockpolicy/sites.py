@@ -84,6 +84,7 @@ class MockSite:
     call: ast.Call
     owner: Context
     api: str  # "unittest", "mocker" or "monkeypatch"
+    callee: str = ""  # the canonical name called, e.g. "unittest.mock.MagicMock"
     targets: list[Target] = field(default_factory=list)
     spec_only: bool = False
     configured: bool = False
@@ -360,7 +361,7 @@ class TestModule:
                 if kind is not None:
                     assert name is not None
                     api = "unittest" if name.startswith("unittest.") else name.partition(".")[0]
-                    site = MockSite(kind, call, context, api)
+                    site = MockSite(kind, call, context, api, name)
                     self._by_call[id(call)] = site
                     self._owned.setdefault(id(context), []).append(site)
                     self._describe(site)

@@ -15,13 +15,13 @@ LEGACY = """
 
     class TestJobs:
         def test_claim(self):
-            with mock.patch("app.jobs.Runner.claim"):
+            with mock.patch("app.jobs.Runner.claim", autospec=True):
                 pass
 
         def test_twice(self):
-            with mock.patch("app.jobs.run"):
+            with mock.patch("app.jobs.run", autospec=True):
                 pass
-            with mock.patch("app.jobs.run"):
+            with mock.patch("app.jobs.run", autospec=True):
                 pass
     """
 
@@ -58,7 +58,7 @@ def test_adopt_then_check_is_clean(repo: Path) -> None:
     assert isinstance(entries, list)
     assert [(e["scope"], e["count"]) for e in entries] == [("TestJobs.test_claim", 1), ("TestJobs.test_twice", 2)]
     assert all("line" not in json.dumps(e) for e in entries)
-    assert entries[0]["excerpt"] == 'mock.patch("app.jobs.Runner.claim")'
+    assert entries[0]["excerpt"] == 'mock.patch("app.jobs.Runner.claim", autospec=True)'
     result = mockpolicy("check", cwd=repo)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     assert mockpolicy("check", "--no-baseline", cwd=repo).stdout.count("first-party-mock") == 3
@@ -81,7 +81,7 @@ def test_moving_and_reformatting_code_keeps_entries_matched(repo: Path) -> None:
     moved = LEGACY.replace(
         "class TestJobs:", "HELPER = 1\n\n\n    # a comment that shifts every line\n    class TestJobs:"
     ).replace(
-        'with mock.patch("app.jobs.Runner.claim"):', 'with mock.patch(\n                "app.jobs.Runner.claim"  # reformatted\n            ):'
+        'with mock.patch("app.jobs.Runner.claim", autospec=True):', 'with mock.patch(\n                "app.jobs.Runner.claim",  # reformatted\n                autospec = True\n            ):'
     )
     write_tree(repo, {"tests/test_jobs.py": moved})
     result = mockpolicy("check", cwd=repo)
@@ -94,7 +94,7 @@ def test_a_new_violation_fails_and_a_changed_mock_is_new(repo: Path) -> None:
     write_tree(repo, {"tests/test_jobs.py": changed + """
 
     def test_new():
-        with mock.patch("app.jobs.run"):
+        with mock.patch("app.jobs.run", autospec=True):
             pass
     """})
     result = mockpolicy("check", cwd=repo)
@@ -109,7 +109,7 @@ def test_a_new_violation_fails_and_a_changed_mock_is_new(repo: Path) -> None:
 def test_a_third_identical_mock_is_not_covered_by_a_count_of_two(repo: Path) -> None:
     record(repo)
     write_tree(repo, {"tests/test_jobs.py": LEGACY + """
-            with mock.patch("app.jobs.run"):
+            with mock.patch("app.jobs.run", autospec=True):
                 pass
     """})
     result = mockpolicy("check", cwd=repo)
@@ -120,8 +120,8 @@ def test_a_third_identical_mock_is_not_covered_by_a_count_of_two(repo: Path) -> 
 def test_fixing_one_makes_it_stale_and_prune_shrinks(repo: Path) -> None:
     record(repo)
     fixed = LEGACY.replace(
-        '            with mock.patch("app.jobs.run"):\n                pass\n            with mock.patch("app.jobs.run"):',
-        '            with mock.patch("app.jobs.run"):',
+        '            with mock.patch("app.jobs.run", autospec=True):\n                pass\n            with mock.patch("app.jobs.run", autospec=True):',
+        '            with mock.patch("app.jobs.run", autospec=True):',
     )
     assert fixed != LEGACY
     write_tree(repo, {"tests/test_jobs.py": fixed})
@@ -169,7 +169,7 @@ def test_ratchet_against_the_main_branch(repo: Path) -> None:
     write_tree(repo, {"tests/test_jobs.py": LEGACY + """
 
     def test_new():
-        with mock.patch("app.jobs.Runner.claim"):
+        with mock.patch("app.jobs.Runner.claim", autospec=True):
             pass
     """})
     assert mockpolicy("baseline", "--force", cwd=repo).returncode == 0
@@ -237,7 +237,7 @@ def test_pylint_applies_the_baseline_under_two_jobs(repo: Path) -> None:
 
 
         def test_new():
-            with mock.patch("app.jobs.run"):
+            with mock.patch("app.jobs.run", autospec=True):
                 pass
         """})
     for jobs in ("1", "2"):

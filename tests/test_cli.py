@@ -14,7 +14,7 @@ BAD_MOCK = """
 
 
     def test_claim():
-        with mock.patch("app.jobs.Runner.claim", return_value="x"):
+        with mock.patch("app.jobs.Runner.claim", autospec=True, return_value="x"):
             pass
     """
 
@@ -46,7 +46,7 @@ def test_check_clean_project_exits_zero(app_project: Path) -> None:
 
 
         def test_sleep():
-            with mock.patch("app.jobs.time.sleep"), mock.patch("app.jobs.LOG"):
+            with mock.patch("app.jobs.time.sleep", autospec=True), mock.patch("app.jobs.LOG", autospec=True):
                 pass
         """})
     result = mockpolicy("check", "--format", "json", cwd=app_project)
@@ -120,10 +120,10 @@ def test_exclude_skips_folders_found_by_walking(app_project: Path) -> None:
 def test_bad_files_are_reported_and_the_rest_checked(app_project: Path) -> None:
     write_tree(app_project, {
         "tests/test_jobs.py": BAD_MOCK,
-        "tests/test_syntax.py": "from unittest import mock\ndef test_x(:\n    mock.patch('app.jobs.run')\n",
+        "tests/test_syntax.py": "from unittest import mock\ndef test_x(:\n    mock.patch('app.jobs.run', autospec=True)\n",
         "tests/test_cycle_a.py": "from tests.test_cycle_b import x as y\nx = 1\n",
         "tests/test_cycle_b.py": "from tests.test_cycle_a import y as x\nfrom unittest import mock\n"
-        "def test_c():\n    with mock.patch('tests.test_cycle_a.y'), mock.patch('nowhere.at.all'):\n        pass\n",
+        "def test_c():\n    with mock.patch('tests.test_cycle_a.y', autospec=True), mock.patch('nowhere.at.all', autospec=True):\n        pass\n",
     })
     (app_project / "tests" / "__init__.py").write_text("")
     (app_project / "tests" / "test_bytes.py").write_bytes(b"from unittest import mock\nx = '\xff\xfe'\n")
@@ -141,7 +141,7 @@ def test_bad_files_are_reported_and_the_rest_checked(app_project: Path) -> None:
 
 def test_large_generated_file(app_project: Path) -> None:
     body = "".join(
-        f"def test_{n}():\n    with mock.patch('app.jobs.time.sleep'):\n        assert {n} == {n}\n\n"
+        f"def test_{n}():\n    with mock.patch('app.jobs.time.sleep', autospec=True):\n        assert {n} == {n}\n\n"
         for n in range(55_000)
     )
     source = "from unittest import mock\n\n" + body

@@ -13,7 +13,7 @@ BAD_MOCK = """
 
 
     def test_claim():
-        with mock.patch("app.jobs.Runner.claim"):
+        with mock.patch("app.jobs.Runner.claim", autospec=True):
             pass
     """
 ENABLE = ["--disable=all", "--enable=mockpolicy", "--output-format=json2"]
@@ -55,7 +55,7 @@ def test_plugin_under_two_jobs(app_project: Path) -> None:
 
 def test_pylint_disable_comment_is_honoured(app_project: Path) -> None:
     write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK.replace(
-        'mock.patch("app.jobs.Runner.claim"):', 'mock.patch("app.jobs.Runner.claim"):  # pylint: disable=first-party-mock'
+        "autospec=True):", "autospec=True):  # pylint: disable=first-party-mock"
     )})
     assert messages(pylint(*ENABLE, "tests", cwd=app_project)) == []
 

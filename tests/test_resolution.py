@@ -13,7 +13,7 @@ import pytest
 from conftest import mockpolicy, write_tree
 
 APP = {
-    "pyproject.toml": "[project]\nname = 'app'\n",
+    "pyproject.toml": "[project]\nname = 'app'\n[tool.mockpolicy]\nrequire-spec = 'off'\n",
     "src/app/__init__.py": "",
     "src/app/store.py": """
         import contextlib

@@ -61,3 +61,9 @@ def test_logger_is_not_ours():
     with patch("shop.storage.LOG") as log:
         Storage().save("a7", 1)
     assert not log.error.called
+
+
+def test_misspelt_target():
+    # mock-target-not-found: the payments module has no "chrage"
+    with patch("shop.payments.chrage", autospec=True):
+        pass

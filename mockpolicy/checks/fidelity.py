@@ -1,0 +1,128 @@
+"""``unspecced-mock`` and ``mock-target-not-found``: a double must be held to
+the real object's shape, and a patch must name something that exists."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from mockpolicy.engine import Analysis
+from mockpolicy.findings import Finding
+from mockpolicy.resolve import BUILTIN_NAMES, Kind
+from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
+from mockpolicy.sites import MockSite, Target
+
+SPECCING_OPTIONS = frozenset({"autospec", "spec", "spec_set", "new", "new_callable"})
+OPEN_MOCK_CLASSES = frozenset({"Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock"})
+PATCH_KINDS = frozenset({"patch", "patch.object", "patch.multiple"})
+_NEW_POSITION = {"patch": 1, "patch.object": 2}
+# Options that let a missing target pass silently, per API.
+_TOLERATING = {"unittest": ("create", True), "mocker": ("create", True), "monkeypatch": ("raising", False)}
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((kw.value for kw in call.keywords if kw.arg == name), None)
+
+
+def _is_constant(expr: ast.expr | None, *values: object) -> bool:
+    return isinstance(expr, ast.Constant) and any(expr.value is value for value in values)
+
+
+def _unspecced(site: MockSite) -> str | None:
+    """Why ``site`` makes a double without a spec, or None when it has one."""
+    call = site.call
+    if site.kind in PATCH_KINDS:
+        if site.kind == "patch.multiple":
+            if any(_keyword(call, option) is not None for option in ("spec", "spec_set", "autospec", "new_callable")):
+                return None
+            defaults = [kw.arg for kw in call.keywords if isinstance(kw.value, (ast.Name, ast.Attribute))
+                        and (getattr(kw.value, "id", None) or getattr(kw.value, "attr", None)) == "DEFAULT"]
+            return f"patch.multiple() makes MagicMocks without a spec for {', '.join(map(str, defaults))}" if defaults else None
+        position = _NEW_POSITION[site.kind]
+        if len(call.args) > position:
+            return None
+        if _keyword(call, "new") is not None or _keyword(call, "new_callable") is not None:
+            return None  # an explicit replacement, not a MagicMock
+        given = {kw.arg: kw.value for kw in call.keywords if kw.arg in SPECCING_OPTIONS}
+        if not given:
+            return "it is replaced by a MagicMock without a spec"
+        if all(_is_constant(value, None, False) for value in given.values()):
+            shown = ", ".join(f"{name}={ast.unparse(value)}" for name, value in given.items())
+            return f"{shown} is no spec: it is replaced by a MagicMock without one"
+        return None
+    if site.kind == "mock" and site.callee.rpartition(".")[2] in OPEN_MOCK_CLASSES:
+        spec = call.args[0] if call.args else (_keyword(call, "spec") or _keyword(call, "spec_set"))
+        if _keyword(call, "wraps") is not None:
+            return None  # delegates to the real object
+        name = site.callee.rpartition(".")[2]
+        if spec is None:
+            return f"{name}() has no spec"
+        if _is_constant(spec, None):
+            return f"{name}(spec=None) has no spec"
+    return None
+
+
+def _missing_part(analysis: Analysis, target: Target) -> tuple[str, str]:
+    """(what lacks the name, the missing name) for a target that does not resolve."""
+    owner, _, name = target.text.rpartition(".")
+    parts = target.text.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:cut])
+        if analysis.resolver.resolve_dotted(prefix).kind is not Kind.MISSING:
+            return prefix, parts[cut]
+    return owner, name
+
+
+def check(analysis: Analysis) -> Iterator[Finding]:
+    require = analysis.resolver.project.require_spec
+    for site in analysis.module.sites:
+        call = site.call
+        scope = site.owner.qualname
+        yield from _target_not_found(analysis, site)
+        if require == "off" or site.injected:
+            continue
+        reason = _unspecced(site)
+        if reason is None:
+            continue
+        if require == "first-party" and not (site.kind in PATCH_KINDS and analysis.first_party_targets(site)):
+            continue
+        annotation = analysis.annotations.find("isolation", call.lineno, call.end_lineno or call.lineno)
+        if annotation is not None:
+            if not annotation.reason:
+                yield analysis.finding(
+                    call, ANNOTATION_WITHOUT_REASON.symbol,
+                    "This '# mock-isolation:' annotation gives no reason; say why this double is "
+                    "deliberately open (e.g. '# mock-isolation: stands in for any plugin').",
+                    scope,
+                )
+            continue
+        subject = f"'{site.targets[0].text}': " if site.kind in PATCH_KINDS and site.targets else ""
+        yield analysis.finding(
+            call, UNSPECCED_MOCK.symbol,
+            f"{subject}{reason}, so a misspelt or removed attribute still answers and the test stays "
+            "green. Pass autospec=True (or spec=/spec_set= the real object), or mark a deliberately open "
+            "double with '# mock-isolation: <reason>'.",
+            scope,
+        )
+
+
+def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
+    if site.spec_only or site.kind in ("patch.dict", "setitem"):
+        return
+    option, tolerant = _TOLERATING.get(site.api, ("create", True))
+    tolerating = _is_constant(_keyword(site.call, option), tolerant)
+    for target in site.targets:
+        if target.value.kind is not Kind.MISSING:
+            continue
+        owner, name = _missing_part(analysis, target)
+        if tolerating and name in BUILTIN_NAMES and owner == target.text.rpartition(".")[0]:
+            continue  # create=True on a builtin the module calls: its global shadows the builtin
+        if tolerating:
+            message = (f"'{target.text}' does not exist: {owner} has no '{name}', and {option}={tolerant} hides "
+                       "it, so the patch keeps passing after the name is renamed or removed. Patch a name that "
+                       "exists, or add it to the fake for real.")
+        else:
+            message = (f"'{target.text}' does not exist: {owner} has no '{name}' (renamed, removed or "
+                       "misspelt?); the patch fails when the test runs.")
+        yield analysis.finding(site.call, MOCK_TARGET_NOT_FOUND.symbol, message, site.owner.qualname)
+        return

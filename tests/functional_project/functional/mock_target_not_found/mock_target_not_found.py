@@ -1,0 +1,32 @@
+"""Patch targets that do not exist."""
+# pylint: disable=missing-docstring,import-error
+from unittest import mock
+
+from shopfp import jobs
+from shopfp.storage import Storage
+
+
+def test_misspelt_targets(monkeypatch):
+    with mock.patch("shopfp.jobs.rnu", autospec=True):  # [mock-target-not-found]
+        pass
+    with mock.patch.object(Storage, "sav", autospec=True):  # [mock-target-not-found]
+        pass
+    with mock.patch("shopfp.nowhere.run", autospec=True):  # [mock-target-not-found]
+        pass
+    monkeypatch.setattr("shopfp.jobs.Runner.clam", lambda self: 1)  # [mock-target-not-found]
+
+
+def test_hidden_by_create_or_raising(monkeypatch):
+    with mock.patch("shopfp.jobs.helpr", create=True, autospec=True):  # [mock-target-not-found]
+        pass
+    monkeypatch.setattr(jobs, "helpr", lambda: 0, raising=False)  # [mock-target-not-found]
+
+
+def test_targets_that_exist(monkeypatch):
+    with mock.patch("shopfp.jobs.run", autospec=True), mock.patch.object(Storage, "save", autospec=True):
+        pass
+    with mock.patch("shopfp.storage.open", create=True, new=mock.mock_open()):
+        pass
+    with mock.patch("requests.nothing_here", create=True, new=None):
+        pass
+    monkeypatch.setattr(jobs.Runner(), "anything", 1)

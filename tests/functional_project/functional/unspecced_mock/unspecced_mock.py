@@ -1,0 +1,56 @@
+"""Mocks that answer anything, and the ways to give them a spec."""
+# pylint: disable=missing-docstring,import-error,unused-argument
+import sys
+from unittest import mock
+from unittest.mock import MagicMock, Mock, PropertyMock, create_autospec
+
+from shopfp import jobs
+from shopfp.storage import Storage
+
+
+@mock.patch("shopfp.jobs.time.sleep")  # [unspecced-mock]
+def test_patch_without_spec(sleep):
+    jobs.run("a")
+
+
+@mock.patch("shopfp.jobs.time.sleep", autospec=True)
+def test_patch_with_autospec(sleep):
+    jobs.run("a")
+
+
+def test_patch_forms(mocker):
+    with mock.patch.object(jobs, "jsonlib"):  # [unspecced-mock]
+        pass
+    with mock.patch("shopfp.jobs.time.sleep", spec=None):  # [unspecced-mock]
+        pass
+    with mock.patch("shopfp.jobs.time.sleep", autospec=False):  # [unspecced-mock]
+        pass
+    with mock.patch("shopfp.jobs.time.sleep", new=lambda seconds: None):
+        pass
+    with mock.patch("shopfp.jobs.time.sleep", lambda seconds: None):
+        pass
+    with mock.patch.object(jobs, "time", new_callable=lambda: MagicMock(spec=["sleep"])):
+        pass
+    mocker.patch("shopfp.jobs.time.sleep")  # [unspecced-mock]
+    mocker.patch.multiple("shopfp.jobs", sleep=mock.DEFAULT)  # [unspecced-mock]
+    mocker.patch.multiple("shopfp.jobs", autospec=True, sleep=mock.DEFAULT)
+    mocker.patch.dict(sys.modules, {"yaml": None})
+
+
+def test_mock_classes():
+    open_double = Mock()  # [unspecced-mock]
+    magic = MagicMock(spec=None)  # [unspecced-mock]
+    specced = Mock(Storage)
+    frozen = MagicMock(spec_set=["save"])
+    wrapped = Mock(wraps=Storage())
+    prop = PropertyMock(return_value=3)
+    auto = create_autospec(Storage)
+    assert (open_double, magic, specced, frozen, wrapped, prop, auto)
+
+
+def test_isolation_annotations():
+    # mock-isolation: stands in for any plugin object the registry may hold
+    plugin = Mock()
+    registry = {"plugin": plugin}
+    loose = MagicMock()  # mock-isolation:  # [mock-annotation-without-reason]
+    assert registry and loose
