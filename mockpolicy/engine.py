@@ -80,9 +80,9 @@ Check = Callable[[Analysis], Iterable[Finding]]
 
 
 def _checks() -> list[Check]:
-    from mockpolicy.checks import fidelity, first_party, tautology
+    from mockpolicy.checks import fidelity, first_party, hygiene, tautology
 
-    return [first_party.check, tautology.check, fidelity.check]
+    return [first_party.check, tautology.check, fidelity.check, hygiene.check]
 
 
 class Engine:

@@ -58,6 +58,26 @@ MOCK_TARGET_NOT_FOUND = Rule(
     "mock-target-not-found",
     "A patch target names something that does not exist.",
 )
+LEAKED_PATCHER = Rule(
+    "W7310",
+    "leaked-patcher",
+    "A patcher is started with no stop that runs when the test fails.",
+)
+UNRESTORED_ENVIRON = Rule(
+    "W7311",
+    "unrestored-environ-mutation",
+    "A test changes os.environ and does not restore it.",
+)
+UNRESTORED_SYS_MODULES = Rule(
+    "W7312",
+    "unrestored-sys-modules-mutation",
+    "A test changes sys.modules outside patch.dict or monkeypatch.",
+)
+UNRESTORED_ATTRIBUTE = Rule(
+    "W7313",
+    "unrestored-attribute-assignment",
+    "A test assigns an attribute of an imported module or class and does not restore it.",
+)
 ANALYSIS_ERROR = Rule(
     "E7399",
     "mock-analysis-error",
@@ -71,6 +91,10 @@ ALL_RULES: tuple[Rule, ...] = (
     TAUTOLOGICAL_ASSERTION,
     UNSPECCED_MOCK,
     MOCK_TARGET_NOT_FOUND,
+    LEAKED_PATCHER,
+    UNRESTORED_ENVIRON,
+    UNRESTORED_SYS_MODULES,
+    UNRESTORED_ATTRIBUTE,
     ANALYSIS_ERROR,
 )
 RULES_BY_SYMBOL = {rule.symbol: rule for rule in ALL_RULES}

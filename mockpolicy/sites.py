@@ -85,6 +85,7 @@ class MockSite:
     owner: Context
     api: str  # "unittest", "mocker" or "monkeypatch"
     callee: str = ""  # the canonical name called, e.g. "unittest.mock.MagicMock"
+    patcher_keys: set[str] = field(default_factory=set)  # names the patcher object is bound to
     targets: list[Target] = field(default_factory=list)
     spec_only: bool = False
     configured: bool = False
@@ -516,6 +517,7 @@ class TestModule:
                         site.escapes = True
                     elif is_patcher:
                         patchers[key] = site
+                        site.patcher_keys.add(key)
                     else:
                         self._bind(context, key, site)
             elif isinstance(stmt, (ast.With, ast.AsyncWith)):

@@ -3,7 +3,7 @@ from unittest.mock import Mock, patch
 
 import pytest
 
-from shop import payments
+from shop import config, payments
 from shop.payments import Checkout
 from shop.storage import Storage
 
@@ -67,3 +67,21 @@ def test_misspelt_target():
     # mock-target-not-found: the payments module has no "chrage"
     with patch("shop.payments.chrage", autospec=True):
         pass
+
+
+class TestLeakyState:
+    def setup_method(self):
+        # leaked-patcher: nothing stops this patch if a test fails
+        self.sleep = patch("shop.payments.time.sleep", autospec=True).start()
+
+    def test_environment_and_modules(self):
+        import os
+        import sys
+
+        os.environ["SHOP_CURRENCY"] = "USD"  # unrestored-environ-mutation
+        sys.modules["yaml"] = None  # unrestored-sys-modules-mutation
+        assert Checkout(Storage()).storage is not None
+
+    def test_configuration_attribute(self):
+        config.RETRIES = 0  # unrestored-attribute-assignment
+        assert Checkout(Storage()).place("a8", 1) == "DECLINED"

@@ -1,0 +1,407 @@
+"""``leaked-patcher`` and the ``unrestored-*`` rules: what a test changes
+outside itself must be put back even when the test fails.
+
+Put back means: in a ``finally`` block, after the ``yield`` of a fixture, in a
+tear-down method of the test's class or module, or in a callable registered
+with ``addCleanup``/``addfinalizer``/``ExitStack.callback``. Changes made inside
+``with patch.dict(...)`` (or under its decorator) are put back by it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mockpolicy.engine import Analysis
+from mockpolicy.findings import Finding
+from mockpolicy.resolve import Kind, Scope
+from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
+from mockpolicy.sites import Context, MockSite, dotted_parts, root_key
+
+TEARDOWN_NAMES = frozenset(
+    {"tearDown", "asyncTearDown", "tearDownClass", "teardown_method", "teardown_class", "teardown",
+     "teardown_module", "teardown_function", "tearDownModule"}
+)
+SETUP_NAMES = frozenset({"setUp", "asyncSetUp", "setup_method", "setUpClass", "setup_class", "setup_module"})
+REGISTRARS = frozenset({"addCleanup", "addClassCleanup", "addfinalizer", "callback", "push", "enterContext"})
+CONTAINER_METHODS = frozenset({"pop", "update", "setdefault", "clear", "popitem", "__setitem__", "__delitem__"})
+
+
+@dataclass(eq=False)
+class Cleanup:
+    """Where one function (with its class and module) puts things back."""
+
+    nodes: list[ast.AST] = field(default_factory=list)  # statements that run on the way out
+    registered: list[ast.expr] = field(default_factory=list)  # callables registered to run later
+    guarded: list[tuple[int, int, ast.expr]] = field(default_factory=list)  # (first, last line, patched dict)
+
+
+def _is_test_module(analysis: Analysis) -> bool:
+    path = Path(analysis.path)
+    if path.name.startswith("test_") or path.name.endswith("_test.py") or path.name == "conftest.py":
+        return True
+    project = analysis.resolver.project
+    resolved = path.resolve()
+    return any(root in resolved.parents for root in project.test_paths if root != project.root)
+
+
+def _function_cleanup(node: ast.AST) -> Cleanup:
+    cleanup = Cleanup()
+    yield_line: int | None = None
+    for child in ast.walk(node):
+        if isinstance(child, ast.Try) or type(child).__name__ == "TryStar":
+            cleanup.nodes.extend(getattr(child, "finalbody", []))
+        elif isinstance(child, (ast.Yield, ast.YieldFrom)):
+            yield_line = child.lineno if yield_line is None else min(yield_line, child.lineno)
+        elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr in REGISTRARS:
+            cleanup.registered.extend(child.args)
+    if yield_line is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        cleanup.nodes.extend(stmt for stmt in ast.walk(node) if isinstance(stmt, ast.stmt) and stmt.lineno > yield_line)
+    return cleanup
+
+
+class _Cleanups:
+    """Cleanup regions per context, computed once per file."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        self._visible: dict[int, Cleanup] = {}
+        self._shared: dict[int, Cleanup] = {}
+
+    def visible(self, context: Context) -> Cleanup:
+        """The cleanups that cover code in ``context``: its own, and those its
+        class and module share (tear-down methods, fixtures, set-up cleanups)."""
+        found = self._visible.get(id(context))
+        if found is None:
+            found = Cleanup()
+            if isinstance(context.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                own = _function_cleanup(context.node)
+                found.nodes += own.nodes
+                found.registered += own.registered
+            current: Context | None = context
+            while current is not None:
+                if current is not context or not context.is_function:
+                    shared = self._shared_by(current)
+                    found.nodes += shared.nodes
+                    found.registered += shared.registered
+                for decorator in getattr(current.node, "decorator_list", []):
+                    found.guarded.append((0, 10**9, decorator))
+                current = current.parent
+            for statement in context.statements:
+                if isinstance(statement, (ast.With, ast.AsyncWith)):
+                    for item in statement.items:
+                        found.guarded.append(
+                            (statement.lineno, statement.end_lineno or statement.lineno, item.context_expr)
+                        )
+            self._visible[id(context)] = found
+        return found
+
+    def _shared_by(self, context: Context) -> Cleanup:
+        """What a class or module runs on the way out of each of its tests."""
+        found = self._shared.get(id(context))
+        if found is None:
+            found = Cleanup()
+            for statement in getattr(context.node, "body", []):
+                if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                if statement.name in TEARDOWN_NAMES:
+                    found.nodes.append(statement)
+                elif _is_fixture(statement) or statement.name in SETUP_NAMES:
+                    shared = _function_cleanup(statement)
+                    found.nodes += shared.nodes
+                    found.registered += shared.registered
+            self._shared[id(context)] = found
+        return found
+
+
+def _is_fixture(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")) == "fixture":
+            return True
+    return False
+
+
+def _inside(node: ast.AST, regions: list[ast.AST]) -> bool:
+    line = getattr(node, "lineno", 0)
+    return any(getattr(r, "lineno", 0) <= line <= (getattr(r, "end_lineno", 0) or 0) for r in regions)
+
+
+def check(analysis: Analysis) -> Iterator[Finding]:
+    cleanups = _Cleanups(analysis)
+    yield from _leaked_patchers(analysis, cleanups)
+    if _is_test_module(analysis):
+        yield from _unrestored(analysis, cleanups)
+
+
+# -- leaked-patcher -------------------------------------------------------
+
+def _stops(node: ast.AST, keys: set[str]) -> bool:
+    """Whether ``node`` stops one of the patchers named ``keys``, or all patchers."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Attribute) and child.attr == "stopall":
+            return True
+        if isinstance(child, ast.Attribute) and child.attr == "stop" and root_key(child.value) in keys:
+            return True
+    return False
+
+
+def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
+    starts = _Starts(analysis)
+    reported: set[int] = set()
+    for site in analysis.module.sites:
+        if site.api != "unittest" or not site.kind.startswith("patch"):
+            continue
+        for context, start in starts.of(site):
+            if id(start) in reported:
+                continue
+            keys = set(site.patcher_keys)
+            visible = cleanups.visible(context)
+            stopped = any(_stops(node, keys) for node in visible.nodes) or any(
+                _stops(expr, keys) for expr in visible.registered
+            )
+            if not stopped:
+                reported.add(id(start))
+                yield analysis.finding(
+                    start, LEAKED_PATCHER.symbol,
+                    "This patcher is started but never stopped on the way out: if the test fails first, "
+                    "the patch leaks into every later test. Stop it in a finally block or tear-down, "
+                    "register it with addCleanup(patcher.stop), or use the patch as a context manager.",
+                    context.qualname,
+                )
+
+
+class _Starts:
+    """Every ``x.start()`` call of a file, found once, by what it is called on."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.on_call: dict[int, list[tuple[Context, ast.Call]]] = {}
+        self.on_name: dict[str, list[tuple[Context, ast.Call]]] = {}
+        module = analysis.module
+        for context in (module.module, *module.contexts):
+            for call in context.calls:
+                func = call.func
+                if isinstance(func, ast.Attribute) and func.attr == "start" and not call.args:
+                    self.on_call.setdefault(id(func.value), []).append((context, call))
+                    key = root_key(func.value)
+                    if key is not None:
+                        self.on_name.setdefault(key, []).append((context, call))
+
+    def of(self, site: MockSite) -> Iterator[tuple[Context, ast.Call]]:
+        """The ``.start()`` calls of ``site``'s patcher, with the context each is in."""
+        yield from self.on_call.get(id(site.call), [])
+        for key in site.patcher_keys:
+            for context, call in self.on_name.get(key, []):
+                if _same_class(context, site.owner):
+                    yield context, call
+
+
+def _same_class(one: Context, other: Context) -> bool:
+    def outer(context: Context) -> Context | None:
+        return context.parent if context.is_function else context
+    return outer(one) is outer(other)
+
+
+# -- unrestored-* ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Shared:
+    rule_symbol: str
+    qualname: str
+    what: str
+    fix: str
+
+
+_ENVIRON = _Shared(UNRESTORED_ENVIRON.symbol, "os.environ", "os.environ",
+                   "use monkeypatch.setenv/delenv, or patch.dict(os.environ, ...)")
+_MODULES = _Shared(UNRESTORED_SYS_MODULES.symbol, "sys.modules", "sys.modules",
+                   "use monkeypatch.setitem/delitem(sys.modules, ...), or patch.dict(sys.modules, ...)")
+
+
+def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
+    module = analysis.module
+    for context in module.contexts:
+        if not context.is_function or context.name in TEARDOWN_NAMES:
+            continue
+        scope = module.scope(context)
+        visible = cleanups.visible(context)
+        for node in _mutations(context):
+            if _inside(node, visible.nodes):
+                continue  # this is the restoring code
+            shared, target = _classify(analysis, node, scope)
+            if target is not None and not _module_level_root(target.value, context):
+                target = None
+            if shared is not None:
+                if _restores_shared(analysis, shared, visible, scope, node):
+                    continue
+                yield analysis.finding(
+                    node, shared.rule_symbol,
+                    f"This changes {shared.what} for every later test and nothing puts it back; {shared.fix}.",
+                    context.qualname,
+                )
+            elif target is not None and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                if _restores_attribute(analysis, target, visible, scope, node) or _puts_back(context, node, target):
+                    continue
+                if _replaced_by_a_mock(analysis, context, target, scope):
+                    continue
+                yield analysis.finding(
+                    node, UNRESTORED_ATTRIBUTE.symbol,
+                    f"'{ast.unparse(target)}' is changed for every later test and nothing puts it back; "
+                    "use monkeypatch.setattr or patch.object, or restore it in a finally block.",
+                    context.qualname,
+                )
+
+
+def _puts_back(context: Context, node: ast.Assign | ast.AugAssign | ast.AnnAssign, target: ast.Attribute) -> bool:
+    """``saved = mod.x`` earlier in the function, and this assigns ``mod.x = saved``."""
+    value = node.value
+    if not isinstance(value, ast.Name):
+        return False
+    text = ast.unparse(target)
+    return any(ast.unparse(saved) == text for saved in context.assigns.get(value.id, []))
+
+
+def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether a mock site of this test replaced the object whose attribute is
+    assigned (then the mock's undo restores it, attribute and all)."""
+    base_text = ast.unparse(target.value)
+    base = analysis.resolver.evaluate(target.value, scope)
+    for site in analysis.module.sites:
+        if site.owner is not context and site.owner is not context.parent:
+            continue
+        for replaced in site.targets:
+            if replaced.text == base_text or base_text.startswith(replaced.text + "."):
+                return True
+            if replaced.value.kind is base.kind and base.kind is not Kind.UNKNOWN and replaced.value.qualname == base.qualname:
+                return True
+    return False
+
+
+def _mutations(context: Context) -> Iterator[ast.AST]:
+    for statement in context.statements:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            yield statement
+    for call in context.calls:
+        yield call
+    for node in ast.walk(context.node):
+        if isinstance(node, (ast.Delete, ast.AugAssign)):
+            yield node
+
+
+def _evaluates_to(analysis: Analysis, expr: ast.expr, scope: Scope, qualname: str) -> bool:
+    value = analysis.resolver.evaluate(expr, scope)
+    return value.kind is Kind.EXTERNAL and value.qualname == qualname
+
+
+def _classify(analysis: Analysis, node: ast.AST, scope: Scope) -> tuple[_Shared | None, ast.Attribute | None]:
+    """Which shared state ``node`` changes: (os.environ / sys.modules, None), (None,
+    the module or class attribute it assigns), or (None, None)."""
+    for shared in (_ENVIRON, _MODULES):
+        if _changes(analysis, node, scope, shared.qualname):
+            return shared, None
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute) and _is_imported_namespace(analysis, target.value, scope):
+                return None, target
+    return None, None
+
+
+def _module_level_root(expr: ast.expr, context: Context) -> bool:
+    """Whether ``expr`` is a dotted name rooted in a module-level name (an import),
+    not in a local, a parameter or a name imported inside the test (which may be
+    a fake module the test put in sys.modules)."""
+    parts = dotted_parts(expr)
+    if parts is None:
+        return False
+    root = parts[0]
+    local = root in context.params or root in context.assigns or root in context.stored or root in context.imports
+    return not local
+
+
+def _changes(analysis: Analysis, node: ast.AST, scope: Scope, qualname: str) -> bool:
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+        return any(
+            isinstance(t, ast.Subscript) and _evaluates_to(analysis, t.value, scope, qualname) for t in targets
+        )
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in CONTAINER_METHODS and _evaluates_to(analysis, node.func.value, scope, qualname):
+            return True
+        if qualname == "os.environ" and node.func.attr in ("putenv", "unsetenv"):
+            return _evaluates_to(analysis, node.func, scope, f"os.{node.func.attr}")
+    return False
+
+
+def _is_imported_namespace(analysis: Analysis, expr: ast.expr, scope: Scope) -> bool:
+    value = analysis.resolver.evaluate(expr, scope)
+    if value.kind not in (Kind.MODULE, Kind.CLASS, Kind.EXTERNAL):
+        return False
+    if value.kind is Kind.EXTERNAL:  # an outside module (not an object made by a call)
+        return "(" not in value.qualname and value.qualname.count(".") == 0
+    return value.module != analysis.module.info.name  # not something the test module itself defines
+
+
+def _managers_cleanup(analysis: Analysis, visible: Cleanup, scope: Scope, node: ast.AST) -> list[ast.AST]:
+    """The ``finally``/after-``yield`` code of the ``@contextmanager`` functions
+    whose ``with`` blocks enclose ``node``: what leaving those blocks runs."""
+    line = getattr(node, "lineno", 0)
+    regions: list[ast.AST] = []
+    for first, last, manager in visible.guarded:
+        if first <= line <= last and isinstance(manager, ast.Call):
+            value = analysis.resolver.evaluate(manager.func, scope)
+            if value.kind is Kind.FUNCTION and value.function is not None:
+                regions += _function_cleanup(value.function).nodes
+    return regions
+
+
+def _restores_shared(analysis: Analysis, shared: _Shared, visible: Cleanup, scope: Scope, node: ast.AST) -> bool:
+    line = getattr(node, "lineno", 0)
+    for first, last, manager in visible.guarded:
+        if first <= line <= last and _patches_dict(analysis, manager, scope, shared.qualname):
+            return True
+    regions: list[ast.AST] = [*visible.nodes, *visible.registered, *_managers_cleanup(analysis, visible, scope, node)]
+    return any(
+        _changes(analysis, child, scope, shared.qualname) or _mentions(child, shared.qualname)
+        for region in regions for child in ast.walk(region)
+    )
+
+
+def _patches_dict(analysis: Analysis, manager: ast.expr, scope: Scope, qualname: str) -> bool:
+    if not isinstance(manager, ast.Call) or not manager.args:
+        return False
+    name = manager.func.attr if isinstance(manager.func, ast.Attribute) else getattr(manager.func, "id", "")
+    if name != "dict":
+        return False
+    first = manager.args[0]
+    if isinstance(first, ast.Constant) and first.value == qualname:
+        return True
+    return _evaluates_to(analysis, first, scope, qualname)
+
+
+def _mentions(node: ast.AST, qualname: str) -> bool:
+    return isinstance(node, ast.Attribute) and ast.unparse(node) == qualname
+
+
+def _restores_attribute(
+    analysis: Analysis, target: ast.Attribute, visible: Cleanup, scope: Scope, node: ast.AST
+) -> bool:
+    text = ast.unparse(target)
+    base, attribute = ast.unparse(target.value), target.attr
+    for region in [*visible.nodes, *visible.registered, *_managers_cleanup(analysis, visible, scope, node)]:
+        for child in ast.walk(region):
+            if isinstance(child, (ast.Assign, ast.AugAssign)):
+                targets = child.targets if isinstance(child, ast.Assign) else [child.target]
+                if any(ast.unparse(t) == text for t in targets):
+                    return True
+            if isinstance(child, ast.Call) and getattr(child.func, "id", getattr(child.func, "attr", "")) == "setattr":
+                args = [ast.unparse(a) for a in child.args[:2]]
+                if args[:1] == [base] and len(child.args) > 1 and isinstance(child.args[1], ast.Constant) \
+                        and child.args[1].value == attribute:
+                    return True
+            if isinstance(child, ast.Name) and child.id == "setattr" and region in visible.registered:
+                return True
+    return False
+

@@ -1,0 +1,87 @@
+"""Leaked patchers and unrestored shared state, and the ways to put them back."""
+# pylint: disable=missing-docstring,import-error,attribute-defined-outside-init
+import os
+import sys
+import unittest
+from unittest import mock
+
+import pytest
+
+from shopfp import config, jobs
+
+
+class TestPatchers(unittest.TestCase):
+    def setUp(self):
+        self.sleep_patcher = mock.patch("shopfp.jobs.sleep", autospec=True)
+        self.sleep = self.sleep_patcher.start()  # [leaked-patcher]
+        cleaned = mock.patch("shopfp.jobs.time", autospec=True)
+        cleaned.start()
+        self.addCleanup(cleaned.stop)
+        self.torn = mock.patch("shopfp.jobs.jsonlib", autospec=True)
+        self.torn.start()
+
+    def tearDown(self):
+        self.torn.stop()
+
+    def test_inline(self):
+        mock.patch("shopfp.jobs.LOG", autospec=True).start()  # [leaked-patcher]
+        patcher = mock.patch.dict(os.environ, {"A": "1"})
+        patcher.start()
+        try:
+            jobs.run("a")
+        finally:
+            patcher.stop()
+
+
+@pytest.fixture
+def started():
+    patcher = mock.patch("shopfp.jobs.sleep", autospec=True)
+    yield patcher.start()
+    patcher.stop()
+
+
+def test_environ(monkeypatch):
+    os.environ["SHOP_MODE"] = "test"  # [unrestored-environ-mutation]
+    os.environ.pop("SHOP_DEBUG", None)  # [unrestored-environ-mutation]
+    monkeypatch.setenv("SHOP_MODE", "test")
+    with mock.patch.dict(os.environ):
+        os.environ["SHOP_MODE"] = "guarded"
+
+
+def test_environ_restored_in_finally():
+    saved = dict(os.environ)
+    os.environ["SHOP_MODE"] = "test"
+    try:
+        jobs.run("a")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def test_sys_modules():
+    sys.modules["yaml"] = None  # [unrestored-sys-modules-mutation]
+    with mock.patch.dict(sys.modules):
+        del sys.modules["json"]
+
+
+def test_attributes():
+    config.RETRIES = 0  # [unrestored-attribute-assignment]
+    saved = jobs.helper
+    jobs.helper = lambda: 0  # [unrestored-attribute-assignment]
+    jobs.helper = saved
+    previous = config.NAME
+    config.NAME = "x"
+    try:
+        jobs.run("a")
+    finally:
+        config.NAME = previous
+
+
+class Local:
+    value = 1
+
+
+def test_test_local_state():
+    Local.value = 2
+    runner = jobs.Runner()
+    runner.mode = "fast"
