@@ -39,6 +39,7 @@ class Analysis:
     resolver: Resolver
     annotations: Annotations
     first_party: dict[int, list[Target]] = field(default_factory=dict)
+    helpers: set[str] | None = None  # functions of the module that assert (for tautology)
 
     def first_party_targets(self, site: MockSite) -> list[Target]:
         """The targets of ``site`` that are the project's own code."""
@@ -80,9 +81,9 @@ Check = Callable[[Analysis], Iterable[Finding]]
 
 
 def _checks() -> list[Check]:
-    from mockpolicy.checks import fidelity, first_party, hygiene, tautology
+    from mockpolicy.checks import fakes, fidelity, first_party, hygiene, tautology
 
-    return [first_party.check, tautology.check, fidelity.check, hygiene.check]
+    return [first_party.check, tautology.check, fidelity.check, fakes.check, hygiene.check]
 
 
 class Engine:

@@ -48,6 +48,16 @@ TAUTOLOGICAL_ASSERTION = Rule(
     "tautological-mock-assertion",
     "A test only asserts that first-party mocks were called.",
 )
+INCOMPLETE_MOCK_MODULE = Rule(
+    "W7305",
+    "incomplete-mock-module",
+    "A fake module lacks public names the real module exports.",
+)
+INCOMPLETE_MOCK_OBJECT = Rule(
+    "W7306",
+    "incomplete-mock-object",
+    "A fake class or object lacks public members the real class has.",
+)
 UNSPECCED_MOCK = Rule(
     "W7307",
     "unspecced-mock",
@@ -89,6 +99,8 @@ ALL_RULES: tuple[Rule, ...] = (
     MULTIPLE_BOUNDARY_MOCKS,
     ANNOTATION_WITHOUT_REASON,
     TAUTOLOGICAL_ASSERTION,
+    INCOMPLETE_MOCK_MODULE,
+    INCOMPLETE_MOCK_OBJECT,
     UNSPECCED_MOCK,
     MOCK_TARGET_NOT_FOUND,
     LEAKED_PATCHER,

@@ -67,10 +67,12 @@ MONKEYPATCH_FACTORIES = frozenset(
 
 @dataclass(eq=False)
 class Target:
-    """One object a site replaces or stands in for."""
+    """One object a site replaces or stands in for, and the expression that
+    replaces it when the call gives one."""
 
     text: str
     value: Value
+    replacement: ast.expr | None = None
 
 
 @dataclass(eq=False)
@@ -421,19 +423,21 @@ class TestModule:
         def const(expr: ast.expr | None) -> str | None:
             return resolver.evaluate(expr, scope).const if expr is not None else None
 
-        def add_dotted(text: str | None) -> None:
+        def add_dotted(text: str | None, replacement: ast.expr | None = None) -> None:
             if text is not None:
-                site.targets.append(Target(text, resolver.resolve_dotted(text)))
+                site.targets.append(Target(text, resolver.resolve_dotted(text), replacement))
 
-        def add_attribute(obj: ast.expr | None, name: str | None) -> None:
+        def add_attribute(obj: ast.expr | None, name: str | None, replacement: ast.expr | None = None) -> None:
             if obj is not None and name is not None:
                 value = resolver.attribute(resolver.evaluate(obj, scope), name)
-                site.targets.append(Target(f"{_source(obj)}.{name}", value))
+                site.targets.append(Target(f"{_source(obj)}.{name}", value, replacement))
 
         if kind == "patch":
-            add_dotted(const(_argument(call, 0, "target")))
+            add_dotted(const(_argument(call, 0, "target")), _argument(call, 1, "new"))
         elif kind == "patch.object":
-            add_attribute(_argument(call, 0, "target"), const(_argument(call, 1, "attribute")))
+            add_attribute(
+                _argument(call, 0, "target"), const(_argument(call, 1, "attribute")), _argument(call, 2, "new")
+            )
         elif kind == "patch.multiple":
             base_expr = _argument(call, 0, "target")
             if base_expr is not None:
@@ -447,13 +451,13 @@ class TestModule:
             container = _argument(call, 0, "in_dict" if kind == "patch.dict" else "dic")
             if container is not None and self._is_sys_modules(container, scope):
                 if kind == "setitem":
-                    add_dotted(const(_argument(call, 1, "name")))
+                    add_dotted(const(_argument(call, 1, "name")), _argument(call, 2, "value"))
                 else:
                     values = _argument(call, 1, "values")
                     if isinstance(values, ast.Dict):
-                        for key in values.keys:
+                        for key, stand_in in zip(values.keys, values.values):
                             if key is not None:
-                                add_dotted(const(key))
+                                add_dotted(const(key), stand_in)
         elif kind in ("mock", "autospec"):
             site.spec_only = True
             spec = _argument(call, 0, "spec") if kind == "autospec" or call.args else None
@@ -473,9 +477,10 @@ class TestModule:
             first = _argument(call, 0, "target")
             dotted_form = len(call.args) == (2 if kind == "setattr" else 1) and not _has_keyword(call, "name")
             if first is not None and dotted_form and const(first) is not None:
-                add_dotted(const(first))
+                add_dotted(const(first), call.args[1] if kind == "setattr" and len(call.args) > 1 else None)
             else:
-                add_attribute(first, const(_argument(call, 1, "name")))
+                replacement = _argument(call, 2, "value") if kind == "setattr" else None
+                add_attribute(first, const(_argument(call, 1, "name")), replacement)
 
     def _is_sys_modules(self, expr: ast.expr, scope: Scope) -> bool:
         value = self.resolver.evaluate(expr, scope)

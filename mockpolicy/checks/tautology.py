@@ -28,6 +28,11 @@ def _inspected(analysis: Analysis, context: Context, expr: ast.AST) -> tuple[boo
 
 
 def _first_party_mocks(analysis: Analysis, context: Context, expr: ast.expr) -> list[MockSite]:
+    """The first-party mock sites ``expr`` is a mock of; what a mock returns
+    (``m.return_value...``) stands for whatever the real call returns, not
+    for first-party code, so it counts as no first-party mock."""
+    if any(isinstance(node, ast.Attribute) and node.attr == "return_value" for node in ast.walk(expr)):
+        return []
     key = root_key(expr)
     sites = analysis.module.mocks_bound(context, key) if key else []
     if sites and all(analysis.first_party_targets(site) for site in sites):
@@ -37,9 +42,22 @@ def _first_party_mocks(analysis: Analysis, context: Context, expr: ast.expr) -> 
 
 def _assertions(analysis: Analysis, context: Context) -> Iterator[tuple[ast.AST, list[MockSite]]]:
     """Every assertion of a test, each with the first-party mocks whose calls it
-    is all about (empty for an assertion on anything else)."""
+    is all about (empty for an assertion on anything else). Context managers
+    that expect an exception, and calls of helpers of the test module that
+    assert, are assertions on something else."""
     for node in context.asserts:
         yield node, _inspected(analysis, context, node.test)[1]
+    for statement in context.statements:
+        if isinstance(statement, (ast.With, ast.AsyncWith)):
+            for item in statement.items:
+                manager = item.context_expr
+                if isinstance(manager, ast.Call) and _expects_exception(manager):
+                    yield manager, []
+    helpers = _asserting_helpers(analysis)
+    for call in context.calls:
+        name = _called_name(call)
+        if name in helpers and not name.startswith(("assert", "fail")):
+            yield call, []
     for call in context.calls:
         func = call.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
@@ -56,6 +74,30 @@ def _assertions(analysis: Analysis, context: Context) -> Iterator[tuple[ast.AST,
                 reads_any = reads_any or reads
                 sites.extend(inspected)
             yield call, sites if reads_any else []
+
+
+def _called_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _expects_exception(call: ast.Call) -> bool:
+    name = _called_name(call).lower()
+    return "raises" in name or "expected" in name or "expect" in name
+
+
+def _asserting_helpers(analysis: Analysis) -> set[str]:
+    """Names of the functions and methods of this module (tests excluded) that make assertions."""
+    found = analysis.helpers
+    if found is None:
+        found = set()
+        for context in analysis.module.contexts:
+            if not context.is_function or context.name.startswith(TEST_PREFIX):
+                continue
+            if context.asserts or any(_called_name(c).startswith(("assert", "fail")) for c in context.calls):
+                found.add(context.name)
+        analysis.helpers = found
+    return found
 
 
 def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[MockSite]] | None:

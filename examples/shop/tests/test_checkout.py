@@ -85,3 +85,22 @@ class TestLeakyState:
     def test_configuration_attribute(self):
         config.RETRIES = 0  # unrestored-attribute-assignment
         assert Checkout(Storage()).place("a8", 1) == "DECLINED"
+
+
+class FakeStorage:
+    """Saves, but has no load(): incomplete-mock-object."""
+
+    def save(self, order_id, total):
+        return order_id
+
+
+def test_hand_made_fakes(monkeypatch):
+    import sys
+    from types import SimpleNamespace
+
+    from shop import storage
+
+    monkeypatch.setattr(storage, "Storage", FakeStorage)  # incomplete-mock-object
+    fake_config = SimpleNamespace(RETRIES=1)  # no CURRENCY: incomplete-mock-module
+    monkeypatch.setitem(sys.modules, "shop.config", fake_config)
+    assert FakeStorage().save("a9", 1) == "a9"
