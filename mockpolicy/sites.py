@@ -303,7 +303,7 @@ class TestModule:
                 self._note_import(node, context)  # type: ignore[arg-type]
                 continue
             elif kind is ast.Yield or kind is ast.YieldFrom:
-                statements.append(ast.Expr(node))  # type: ignore[arg-type]
+                statements.append(ast.Expr(node, lineno=node.lineno, col_offset=node.col_offset))  # type: ignore[arg-type, attr-defined]
             for name in node._fields:
                 value = getattr(node, name, None)
                 if type(value) is list:
@@ -506,13 +506,21 @@ class TestModule:
 
     def _bind_names(self, context: Context) -> None:
         patchers: dict[str, MockSite] = {}  # p = patch(...): p is a patcher, p.start() the mock
-        for stmt in context.statements:
+        for stmt in sorted(context.statements, key=lambda s: (s.lineno, s.col_offset)):
             if isinstance(stmt, ast.Assign):
                 value = stmt.value
                 site = self.site_of(value)
                 if site is None and _is_start(value):
                     assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
                     site = patchers.get(root_key(value.func.value) or "")
+                if site is None and isinstance(value, (ast.Name, ast.Attribute)) and root_key(value) in patchers:
+                    alias = patchers[root_key(value) or ""]  # self.x = patcher: another name for it
+                    for target in stmt.targets:
+                        key = root_key(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
+                        if key is not None:
+                            patchers[key] = alias
+                            alias.patcher_keys.add(key)
+                    continue
                 if site is None:
                     continue
                 is_patcher = site.call is value and site.api == "unittest" and site.kind.startswith("patch")

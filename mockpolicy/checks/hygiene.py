@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mockpolicy.engine import Analysis
 from mockpolicy.findings import Finding
+from mockpolicy.index import ClassInfo
 from mockpolicy.resolve import Kind, Scope
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
 from mockpolicy.sites import Context, MockSite, dotted_parts, root_key
@@ -103,11 +104,16 @@ class _Cleanups:
         found = self._shared.get(id(context))
         if found is None:
             found = Cleanup()
-            for statement in getattr(context.node, "body", []):
-                if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    continue
+            methods = {
+                s.name: s for s in getattr(context.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+            for statement in methods.values():
                 if statement.name in TEARDOWN_NAMES:
                     found.nodes.append(statement)
+                    for call in ast.walk(statement):  # helpers the tear-down calls: self._reset_x()
+                        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                                and call.func.attr in methods and call.func.attr not in TEARDOWN_NAMES:
+                            found.nodes.append(methods[call.func.attr])
                 elif _is_fixture(statement) or statement.name in SETUP_NAMES:
                     shared = _function_cleanup(statement)
                     found.nodes += shared.nodes
@@ -154,8 +160,10 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
     for site in analysis.module.sites:
         if site.api != "unittest" or not site.kind.startswith("patch"):
             continue
+        if site.escapes or _returns_patcher(site):
+            continue  # handed to the caller, who stops it
         for context, start in starts.of(site):
-            if id(start) in reported:
+            if id(start) in reported or _outside_base_may_stop(analysis, context):
                 continue
             keys = set(site.patcher_keys)
             visible = cleanups.visible(context)
@@ -171,6 +179,48 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
                     "register it with addCleanup(patcher.stop), or use the patch as a context manager.",
                     context.qualname,
                 )
+
+
+def _returns_patcher(site: MockSite) -> bool:
+    for node in ast.walk(site.owner.node):
+        if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+            if root_key(node.value) in site.patcher_keys:
+                return True
+    return False
+
+
+# Base classes known not to stop patchers themselves.
+PLAIN_BASES = frozenset(
+    {"builtins.object", "unittest.TestCase", "unittest.case.TestCase", "unittest.IsolatedAsyncioTestCase",
+     "unittest.async_case.IsolatedAsyncioTestCase"}
+)
+
+
+def _outside_base_may_stop(analysis: Analysis, context: Context) -> bool:
+    """Whether the test's class has a base outside the project, other than
+    unittest's, which may stop patchers itself (oslotest's TestCase registers
+    ``patch.stopall`` as a cleanup, for one)."""
+    owner = context.parent if context.is_function else context
+    info = owner.class_info if owner is not None else None
+    return info is not None and _has_outside_base(analysis, info, set())
+
+
+def _has_outside_base(analysis: Analysis, cls: ClassInfo, seen: set[int]) -> bool:
+    if id(cls) in seen:
+        return False
+    seen.add(id(cls))
+    module = analysis.resolver.index.get(cls.module)
+    scope = cls.bases_scope or (Scope(module) if module is not None else None)
+    for base_expr in cls.bases:
+        base = analysis.resolver.evaluate(base_expr, scope) if scope is not None else None
+        if base is None or base.kind is Kind.UNKNOWN:
+            return True
+        if base.kind is Kind.CLASS and base.cls is not None:
+            if _has_outside_base(analysis, base.cls, seen):
+                return True
+        elif base.qualname not in PLAIN_BASES:
+            return True
+    return False
 
 
 class _Starts:
@@ -227,7 +277,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             continue
         scope = module.scope(context)
         visible = cleanups.visible(context)
-        for node in _mutations(context):
+        changed: set[str] = set()
+        for node in sorted(_mutations(context), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
             if _inside(node, visible.nodes):
                 continue  # this is the restoring code
             shared, target = _classify(analysis, node, scope)
@@ -244,7 +295,15 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             elif target is not None and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 if _restores_attribute(analysis, target, visible, scope, node) or _puts_back(context, node, target):
                     continue
+                text = ast.unparse(target)
+                if text in changed:
+                    continue  # a later assignment in the same test resets it; the first one is the finding
+                changed.add(text)
                 if _replaced_by_a_mock(analysis, context, target, scope):
+                    continue
+                if _changes_nothing(analysis, node, target, scope) or _installed_by_the_test(context, cleanups, target):
+                    continue
+                if _cleanup_on_same_module(target, visible) or _reset_by_a_set_up(analysis, context, target, scope):
                     continue
                 yield analysis.finding(
                     node, UNRESTORED_ATTRIBUTE.symbol,
@@ -268,15 +327,97 @@ def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attrib
     assigned (then the mock's undo restores it, attribute and all)."""
     base_text = ast.unparse(target.value)
     base = analysis.resolver.evaluate(target.value, scope)
+    assigned = analysis.resolver.attribute(base, target.attr)
     for site in analysis.module.sites:
         if site.owner is not context and site.owner is not context.parent:
             continue
         for replaced in site.targets:
             if replaced.text == base_text or base_text.startswith(replaced.text + "."):
                 return True
-            if replaced.value.kind is base.kind and base.kind is not Kind.UNKNOWN and replaced.value.qualname == base.qualname:
+            for value in (base, assigned):
+                if value.kind is replaced.value.kind and value.kind is not Kind.UNKNOWN \
+                        and replaced.value.qualname == value.qualname and value.qualname:
+                    return True
+    return False
+
+
+def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, scope: Scope) -> bool:
+    """``mod.X = 3`` where the module (or class) itself says ``X = 3``: nothing is changed."""
+    value = getattr(node, "value", None)
+    if not isinstance(node, ast.Assign) or not isinstance(value, ast.Constant):
+        return False
+    base = analysis.resolver.evaluate(target.value, scope)
+    if base.kind is Kind.CLASS and base.cls is not None:
+        binding = base.cls.members.get(target.attr)
+    elif base.kind is Kind.MODULE:
+        info = analysis.resolver.index.get(base.module)
+        binding = info.bindings.get(target.attr) if info is not None else None
+    else:
+        return False
+    declared = binding.value if binding is not None else None
+    return isinstance(declared, ast.Constant) and declared.value == value.value and type(declared.value) is type(value.value)
+
+
+def _installed_by_the_test(context: Context, cleanups: "_Cleanups", target: ast.Attribute) -> bool:
+    """The object whose attribute is assigned was itself put in place by this test
+    or its set-up (``rbd_utils.rbd = Mock()`` then ``rbd_utils.rbd.X = 1``)."""
+    base_text = ast.unparse(target.value)
+    scopes = [context.node]
+    owner = context.parent
+    if owner is not None and owner.class_info is not None:
+        scopes += [s for s in getattr(owner.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and s.name in SETUP_NAMES]
+    for scope_node in scopes:
+        for node in ast.walk(scope_node):
+            if isinstance(node, ast.Assign) and any(ast.unparse(t) == base_text for t in node.targets):
                 return True
     return False
+
+
+def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether a set-up method of the test's class or of a project base class
+    assigns the same attribute: then every test starts from that value."""
+    owner = context.parent
+    if owner is None or owner.class_info is None:
+        return False
+    resolver = analysis.resolver
+    base = resolver.evaluate(target.value, scope)
+    if base.kind is Kind.UNKNOWN:
+        return False
+    pending, seen = [owner.class_info], set()
+    while pending:
+        cls = pending.pop()
+        if id(cls) in seen:
+            continue
+        seen.add(id(cls))
+        info = resolver.index.get(cls.module)
+        if info is None:
+            continue
+        for name in SETUP_NAMES:
+            binding = cls.members.get(name)
+            if binding is None or binding.function is None:
+                continue
+            setup_scope = resolver.function_scope(binding.function, info, cls)
+            for node in ast.walk(binding.function):
+                if isinstance(node, ast.Assign):
+                    for assigned in node.targets:
+                        if isinstance(assigned, ast.Attribute) and assigned.attr == target.attr:
+                            other = resolver.evaluate(assigned.value, setup_scope)
+                            if other.kind is base.kind and other.qualname == base.qualname:
+                                return True
+        module_scope = cls.bases_scope or Scope(info)
+        for base_expr in cls.bases:
+            parent = resolver.evaluate(base_expr, module_scope)
+            if parent.kind is Kind.CLASS and parent.cls is not None:
+                pending.append(parent.cls)
+    return False
+
+
+def _cleanup_on_same_module(target: ast.Attribute, visible: Cleanup) -> bool:
+    """A cleanup callable registered on the same module (``addCleanup(mod._reset)``)."""
+    parts = dotted_parts(target.value)
+    root = parts[0] if parts else None
+    return root is not None and any((dotted_parts(expr) or [""])[0] == root for expr in visible.registered)
 
 
 def _mutations(context: Context) -> Iterator[ast.AST]:
