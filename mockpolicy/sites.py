@@ -131,7 +131,7 @@ class Context:
         return isinstance(self.node, (ast.FunctionDef, ast.AsyncFunctionDef))
 
 
-_STATEMENTS_KEPT = frozenset({ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast.AnnAssign})
+_STATEMENTS_KEPT = frozenset({ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast.AnnAssign, ast.AugAssign, ast.Delete})
 _LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
 
 

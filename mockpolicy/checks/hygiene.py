@@ -160,16 +160,16 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
     for site in analysis.module.sites:
         if site.api != "unittest" or not site.kind.startswith("patch"):
             continue
-        if site.escapes or _returns_patcher(site):
-            continue  # handed to the caller, who stops it
         for context, start in starts.of(site):
-            if id(start) in reported or _outside_base_may_stop(analysis, context):
+            if id(start) in reported:
                 continue
             keys = set(site.patcher_keys)
             visible = cleanups.visible(context)
             stopped = any(_stops(node, keys) for node in visible.nodes) or any(
                 _stops(expr, keys) for expr in visible.registered
             )
+            if stopped or site.escapes or _returns_patcher(site) or _outside_base_may_stop(analysis, context):
+                continue  # stopped here, handed to a caller who stops it, or a base class may stop it
             if not stopped:
                 reported.add(id(start))
                 yield analysis.finding(
@@ -275,15 +275,16 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     for context in module.contexts:
         if not context.is_function or context.name in TEARDOWN_NAMES:
             continue
+        candidates = [node for node in _mutations(context) if _may_mutate_shared_state(node, context)]
+        if not candidates:
+            continue
         scope = module.scope(context)
         visible = cleanups.visible(context)
         changed: set[str] = set()
-        for node in sorted(_mutations(context), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
+        for node in sorted(candidates, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
             if _inside(node, visible.nodes):
                 continue  # this is the restoring code
             shared, target = _classify(analysis, node, scope)
-            if target is not None and not _module_level_root(target.value, context):
-                target = None
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
                     continue
@@ -422,13 +423,33 @@ def _cleanup_on_same_module(target: ast.Attribute, visible: Cleanup) -> bool:
 
 def _mutations(context: Context) -> Iterator[ast.AST]:
     for statement in context.statements:
-        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete)):
             yield statement
-    for call in context.calls:
-        yield call
-    for node in ast.walk(context.node):
-        if isinstance(node, (ast.Delete, ast.AugAssign)):
-            yield node
+    yield from context.calls
+
+
+SHARED_NAMES = frozenset({"environ", "modules", "putenv", "unsetenv"})
+
+
+def _may_mutate_shared_state(node: ast.AST, context: Context) -> bool:
+    """A cheap syntactic filter before anything is resolved: the statement
+    touches something named environ/modules, or assigns an attribute of a
+    module-level name."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if not isinstance(func, ast.Attribute):
+            return False
+        if func.attr in ("putenv", "unsetenv"):
+            return True
+        return func.attr in CONTAINER_METHODS and (dotted_parts(func.value) or [""])[-1] in SHARED_NAMES
+    targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [getattr(node, "target", None)]
+    for target in targets:
+        if isinstance(target, ast.Subscript) and (dotted_parts(target.value) or [""])[-1] in SHARED_NAMES:
+            return True
+        if isinstance(target, ast.Attribute) and _module_level_root(target.value, context) \
+                and not isinstance(node, ast.Delete):
+            return True
+    return False
 
 
 def _evaluates_to(analysis: Analysis, expr: ast.expr, scope: Scope, qualname: str) -> bool:
@@ -448,6 +469,7 @@ def _classify(analysis: Analysis, node: ast.AST, scope: Scope) -> tuple[_Shared 
             if isinstance(target, ast.Attribute) and _is_imported_namespace(analysis, target.value, scope):
                 return None, target
     return None, None
+
 
 
 def _module_level_root(expr: ast.expr, context: Context) -> bool:
