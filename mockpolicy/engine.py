@@ -22,7 +22,7 @@ from mockpolicy.fixtures import Fixtures
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
 from mockpolicy.project import Project, find_root, load_project
 from mockpolicy.resolve import Resolver
-from mockpolicy.rules import ANALYSIS_ERROR
+from mockpolicy.rules import ANALYSIS_ERROR, ANNOTATION_WITHOUT_REASON
 from mockpolicy.sites import MockSite, Target, TestModule
 
 # Files without any of these words cannot contain a mock site.
@@ -47,6 +47,20 @@ class Analysis:
         if key not in self.first_party:
             self.first_party[key] = [t for t in site.targets if self.resolver.is_first_party(t.value)]
         return self.first_party[key]
+
+    def isolation_excuse(self, call: ast.Call, scope: str, why: str) -> tuple[bool, Finding | None]:
+        """Whether a ``# mock-isolation:`` annotation excuses ``call``, and the
+        ``mock-annotation-without-reason`` finding to report instead when it gives
+        no reason (``why`` says what the reason should explain)."""
+        annotation = self.annotations.find("isolation", call.lineno, call.end_lineno or call.lineno)
+        if annotation is None:
+            return False, None
+        if annotation.reason:
+            return True, None
+        return True, self.finding(
+            call, ANNOTATION_WITHOUT_REASON.symbol,
+            f"This '# mock-isolation:' annotation gives no reason; say why {why}.", scope,
+        )
 
     def statement(self, node: ast.AST) -> str:
         """The source text of ``node`` (``ast.get_source_segment`` without

@@ -17,7 +17,7 @@ from mockpolicy.engine import Analysis
 from mockpolicy.findings import Finding
 from mockpolicy.index import ClassInfo, ModuleInfo
 from mockpolicy.resolve import Kind, Scope, Value
-from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, INCOMPLETE_MOCK_MODULE, INCOMPLETE_MOCK_OBJECT
+from mockpolicy.rules import INCOMPLETE_MOCK_MODULE, INCOMPLETE_MOCK_OBJECT
 from mockpolicy.sites import Context, MockSite, Target
 
 SHOWN = 5  # missing names listed in a message before "and N more"
@@ -153,15 +153,12 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             if not missing:
                 continue
             call = site.call
-            annotation = analysis.annotations.find("isolation", call.lineno, call.end_lineno or call.lineno)
-            if annotation is not None:
-                if not annotation.reason:
-                    yield analysis.finding(
-                        call, ANNOTATION_WITHOUT_REASON.symbol,
-                        "This '# mock-isolation:' annotation gives no reason; say why this fake is "
-                        "deliberately smaller than the real thing.",
-                        site.owner.qualname,
-                    )
+            excused, instead = analysis.isolation_excuse(
+                call, site.owner.qualname, "this fake is deliberately smaller than the real thing"
+            )
+            if instead is not None:
+                yield instead
+            if excused:
                 break
             shown = ", ".join(missing[:SHOWN]) + (f" and {len(missing) - SHOWN} more" if len(missing) > SHOWN else "")
             yield analysis.finding(

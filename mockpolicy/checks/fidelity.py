@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from mockpolicy.engine import Analysis
 from mockpolicy.findings import Finding
 from mockpolicy.resolve import BUILTIN_NAMES, Kind
-from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
+from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
 from mockpolicy.sites import MockSite, Target
 
 SPECCING_OPTIONS = frozenset({"autospec", "spec", "spec_set", "new", "new_callable"})
@@ -86,15 +86,12 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             continue
         if require == "first-party" and not (site.kind in PATCH_KINDS and analysis.first_party_targets(site)):
             continue
-        annotation = analysis.annotations.find("isolation", call.lineno, call.end_lineno or call.lineno)
-        if annotation is not None:
-            if not annotation.reason:
-                yield analysis.finding(
-                    call, ANNOTATION_WITHOUT_REASON.symbol,
-                    "This '# mock-isolation:' annotation gives no reason; say why this double is "
-                    "deliberately open (e.g. '# mock-isolation: stands in for any plugin').",
-                    scope,
-                )
+        excused, instead = analysis.isolation_excuse(
+            call, scope, "this double is deliberately open (e.g. '# mock-isolation: stands in for any plugin')"
+        )
+        if instead is not None:
+            yield instead
+        if excused:
             continue
         subject = f"'{site.targets[0].text}': " if site.kind in PATCH_KINDS and site.targets else ""
         yield analysis.finding(

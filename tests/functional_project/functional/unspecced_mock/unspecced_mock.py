@@ -45,7 +45,7 @@ def test_mock_classes():
     wrapped = Mock(wraps=Storage())
     prop = PropertyMock(return_value=3)
     auto = create_autospec(Storage)
-    assert (open_double, magic, specced, frozen, wrapped, prop, auto)
+    assert None not in (open_double, magic, specced, frozen, wrapped, prop, auto)
 
 
 def test_isolation_annotations():
