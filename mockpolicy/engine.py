@@ -95,9 +95,9 @@ Check = Callable[[Analysis], Iterable[Finding]]
 
 
 def _checks() -> list[Check]:
-    from mockpolicy.checks import fakes, fidelity, first_party, hygiene, tautology
+    from mockpolicy.checks import fakes, fidelity, first_party, hygiene, tautology, where_looked_up
 
-    return [first_party.check, tautology.check, fidelity.check, fakes.check, hygiene.check]
+    return [first_party.check, tautology.check, fidelity.check, fakes.check, where_looked_up.check, hygiene.check]
 
 
 class Engine:

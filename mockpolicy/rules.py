@@ -68,6 +68,11 @@ MOCK_TARGET_NOT_FOUND = Rule(
     "mock-target-not-found",
     "A patch target names something that does not exist.",
 )
+PATCH_AT_DEFINITION_SITE = Rule(
+    "W7309",
+    "patch-at-definition-site",
+    "A patch replaces a name where it is defined, but the module under test imported it by value.",
+)
 LEAKED_PATCHER = Rule(
     "W7310",
     "leaked-patcher",
@@ -103,6 +108,7 @@ ALL_RULES: tuple[Rule, ...] = (
     INCOMPLETE_MOCK_OBJECT,
     UNSPECCED_MOCK,
     MOCK_TARGET_NOT_FOUND,
+    PATCH_AT_DEFINITION_SITE,
     LEAKED_PATCHER,
     UNRESTORED_ENVIRON,
     UNRESTORED_SYS_MODULES,

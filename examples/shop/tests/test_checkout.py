@@ -104,3 +104,9 @@ def test_hand_made_fakes(monkeypatch):
     fake_config = SimpleNamespace(RETRIES=1)  # no CURRENCY: incomplete-mock-module
     monkeypatch.setitem(sys.modules, "shop.config", fake_config)
     assert FakeStorage().save("a9", 1) == "a9"
+
+
+def test_patched_where_defined():
+    # patch-at-definition-site: payments did `from shop.storage import Storage`
+    with patch("shop.storage.Storage", autospec=True):
+        assert Checkout().place("a10", 1) in ("PLACED", "DECLINED")

@@ -1,0 +1,108 @@
+"""``patch-at-definition-site``: patch a name where it is looked up.
+
+``patch("app.a.func")`` replaces the name ``func`` in ``app.a``. A module that
+did ``from app.a import func`` holds its own reference to the original, so
+code there keeps calling the real function. The rule reports a patch of
+``M.name`` when a project module that the test uses imported ``name`` from
+``M`` by value, the test calls code of that module directly, and it does not
+patch the name there too.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from mockpolicy.engine import Analysis
+from mockpolicy.findings import Finding
+from mockpolicy.resolve import Kind
+from mockpolicy.rules import PATCH_AT_DEFINITION_SITE
+from mockpolicy.sites import Context, MockSite
+
+
+def _used_modules(analysis: Analysis) -> dict[str, set[str]]:
+    """Project modules the test module imports, each with the local names that stand for it
+    or for something imported from it."""
+    module = analysis.module
+    index = analysis.resolver.index
+    used: dict[str, set[str]] = {}
+    for local, dotted in module.aliases.items():
+        for candidate in (dotted, dotted.rpartition(".")[0]):
+            if candidate and analysis.resolver.project.is_first_party(candidate) and index.locate(candidate):
+                used.setdefault(candidate, set()).add(local)
+                break
+    return used
+
+
+def _exercised(analysis: Analysis, context: Context) -> set[str]:
+    """Modules whose code the test calls directly: the modules defining the
+    functions and classes its calls resolve to."""
+    scope = analysis.module.scope(context)
+    modules = set()
+    for call in context.calls:
+        value = analysis.resolver.evaluate(call.func, scope)
+        if value.kind in (Kind.FUNCTION, Kind.CLASS) and value.module:
+            modules.add(value.module)
+        elif value.kind is Kind.INSTANCE and value.cls is not None:  # a method called on an object
+            modules.add(value.cls.module)
+    return modules
+
+
+def check(analysis: Analysis) -> Iterator[Finding]:
+    candidates = [site for site in analysis.module.sites if site.kind == "patch" and site.targets]
+    if not candidates:
+        return
+    used = _used_modules(analysis)
+    if not used:
+        return
+    exercised_by: dict[int, set[str]] = {}
+    for site in candidates:
+        target = site.targets[0].text
+        holders = _holders(analysis, target, used)
+        if not holders:
+            continue
+        contexts = [site.owner]
+        if site.owner.class_info is not None and not site.owner.is_function:  # a class decorator
+            contexts = [c for c in analysis.module.contexts if c.parent is site.owner]
+        exercised: set[str] = set()
+        for context in contexts:
+            if id(context) not in exercised_by:
+                exercised_by[id(context)] = _exercised(analysis, context)
+            exercised |= exercised_by[id(context)]
+        patched = {
+            target.text for other in analysis.module.sites
+            if other.owner is site.owner or other.owner is site.owner.parent for target in other.targets
+        }
+        stale = sorted(
+            f"{module}.{local}" for module, local, _aliases in holders
+            if module in exercised and f"{module}.{local}" not in patched
+        )
+        if stale:
+            yield _finding(analysis, site, target, stale)
+
+
+def _holders(analysis: Analysis, target: str, used: dict[str, set[str]]) -> list[tuple[str, str, set[str]]]:
+    """(module, local name, the test's names for it) for each used module that
+    imported ``target`` by value."""
+    found = []
+    for module, aliases in used.items():
+        if target.startswith(module + ".") and "." not in target[len(module) + 1:]:
+            continue  # the module the patch is in
+        info = analysis.resolver.index.get(module)
+        if info is None:
+            continue
+        for local, binding in info.bindings.items():
+            if binding.kind == "import" and binding.target == target and "." in target:
+                found.append((module, local, aliases))
+    return found
+
+
+def _finding(analysis: Analysis, site: MockSite, target: str, stale: list[str]) -> Finding:
+    holders = ", ".join(name.rpartition(".")[0] for name in stale)
+    instead = ", ".join(f"'{name}'" for name in stale)
+    return analysis.finding(
+        site.call, PATCH_AT_DEFINITION_SITE.symbol,
+        f"'{target}' is patched where it is defined, but {holders} imported it by value and keeps the "
+        f"original, so the code there is not patched. Patch {instead} instead (or as well).",
+        site.owner.qualname,
+    )

@@ -1,0 +1,30 @@
+"""Patching where a name is defined while the code under test imported it by value."""
+# pylint: disable=missing-docstring,import-error
+from unittest import mock
+
+from shopfp import jobs
+
+
+def test_stdlib_name_imported_by_value():
+    with mock.patch("time.sleep", autospec=True):  # [patch-at-definition-site]
+        jobs.run("a")
+
+
+def test_first_party_name_imported_by_value():
+    with mock.patch("shopfp.util.helper", autospec=True):  # [patch-at-definition-site]
+        jobs.Runner().claim()
+
+
+def test_patched_where_it_is_looked_up():
+    with mock.patch("shopfp.jobs.sleep", autospec=True), mock.patch("shopfp.jobs.renamed_helper", autospec=True):
+        jobs.run("a")
+
+
+def test_patched_at_both_places():
+    with mock.patch("time.sleep", autospec=True), mock.patch("shopfp.jobs.sleep", autospec=True):
+        jobs.run("a")
+
+
+def test_module_not_exercised():
+    with mock.patch("time.sleep", autospec=True):
+        assert jobs is not None
