@@ -68,6 +68,8 @@ class ModuleInfo:
     star_imports: list[str] = field(default_factory=list)
     has_getattr: bool = False  # names may appear at run time: __getattr__, or the module rewrites itself
     volatile: bool = False  # the file under analysis: nothing about it is cached
+    # import path -> the top-level names this module bound it to (from x import y as z)
+    imported: dict[str, list[str]] = field(default_factory=dict)
 
 
 def absolute_import(module: str, is_package: bool, level: int, name: str | None) -> str:
@@ -141,6 +143,8 @@ class _Summarizer:
                     continue
                 dotted = f"{base}.{alias.name}" if base else alias.name
                 self._bind(table, alias.asname or alias.name, Binding("import", stmt.lineno, dotted), conditional)
+                if cls is None:
+                    info.imported.setdefault(dotted, []).append(alias.asname or alias.name)
         elif isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._assign(target, stmt.value, stmt.lineno, table, conditional)
@@ -262,6 +266,7 @@ class ModuleIndex:
         self.source_roots = source_roots
         self._modules: dict[str, ModuleInfo | None] = {}
         self._located: dict[str, tuple[Path | None, bool] | None] = {}
+        self._texts: dict[Path, bytes] = {}
 
     def locate(self, name: str) -> tuple[Path | None, bool] | None:
         """``(file, is_package)`` for a project module, ``(None, True)`` for a
@@ -299,6 +304,22 @@ class ModuleIndex:
         """Forget ``info`` (registered with ``add``) so its tree can be freed."""
         if self._modules.get(info.name) is info:
             del self._modules[info.name]
+
+    def may_mention(self, name: str, word: str) -> bool:
+        """A cheap test before parsing: whether the source of module ``name``
+        contains ``word`` at all (True for a module already parsed)."""
+        if name in self._modules:
+            return True
+        located = self.locate(name)
+        if located is None or located[0] is None:
+            return False
+        text = self._texts.get(located[0])
+        if text is None:
+            try:
+                text = self._texts[located[0]] = located[0].read_bytes()
+            except OSError:
+                return False
+        return word.encode() in text
 
     def get(self, name: str) -> ModuleInfo | None:
         if name in self._modules:

@@ -56,9 +56,18 @@ def check(analysis: Analysis) -> Iterator[Finding]:
     if not used:
         return
     exercised_by: dict[int, set[str]] = {}
+    holders_of: dict[str, list[tuple[str, str]]] = {}
+    modules = sorted(used)
     for site in candidates:
         target = site.targets[0].text
-        holders = _holders(analysis, target, used)
+        if "." not in target:
+            continue
+        if target not in holders_of:
+            holders_of[target] = [
+                (module, local) for module in modules if not _defines(module, target)
+                for local in _imported_as(analysis, module, target)
+            ]
+        holders = holders_of[target]
         if not holders:
             continue
         contexts = [site.owner]
@@ -67,34 +76,34 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         exercised: set[str] = set()
         for context in contexts:
             if id(context) not in exercised_by:
-                exercised_by[id(context)] = _exercised(analysis, context)
+                exercised_by[id(context)] = _exercised(analysis, context) & used.keys()
             exercised |= exercised_by[id(context)]
+        holders = [(module, local) for module, local in holders if module in exercised]
         patched = {
-            target.text for other in analysis.module.sites
-            if other.owner is site.owner or other.owner is site.owner.parent for target in other.targets
+            other_target.text for other in analysis.module.sites
+            if other.owner is site.owner or other.owner is site.owner.parent for other_target in other.targets
         }
-        stale = sorted(
-            f"{module}.{local}" for module, local, _aliases in holders
-            if module in exercised and f"{module}.{local}" not in patched
-        )
+        stale = sorted(f"{module}.{local}" for module, local in holders if f"{module}.{local}" not in patched)
         if stale:
             yield _finding(analysis, site, target, stale)
 
 
-def _holders(analysis: Analysis, target: str, used: dict[str, set[str]]) -> list[tuple[str, str, set[str]]]:
-    """(module, local name, the test's names for it) for each used module that
-    imported ``target`` by value."""
-    found = []
-    for module, aliases in used.items():
-        if target.startswith(module + ".") and "." not in target[len(module) + 1:]:
-            continue  # the module the patch is in
-        info = analysis.resolver.index.get(module)
-        if info is None:
-            continue
-        for local, binding in info.bindings.items():
-            if binding.kind == "import" and binding.target == target and "." in target:
-                found.append((module, local, aliases))
-    return found
+def _defines(module: str, target: str) -> bool:
+    """Whether ``target`` is a name in ``module`` itself (the patch is at the look-up site)."""
+    return target.startswith(module + ".") and "." not in target[len(module) + 1 :]
+
+
+def _imported_as(analysis: Analysis, module: str, target: str) -> list[str]:
+    """The names under which ``module`` imported ``target`` by value."""
+    index = analysis.resolver.index
+    owner, _, name = target.rpartition(".")
+    if not (index.may_mention(module, name) and index.may_mention(module, owner.rpartition(".")[2])):
+        return []  # cannot say `from ...owner import name`: not parsed for nothing
+    info = index.get(module)
+    if info is None:
+        return []
+    return [local for local in info.imported.get(target, []) if info.bindings.get(local, None) is not None
+            and info.bindings[local].kind == "import"]
 
 
 def _finding(analysis: Analysis, site: MockSite, target: str, stale: list[str]) -> Finding:
