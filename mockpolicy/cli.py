@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mockpolicy import __version__, baseline, gitio
 from mockpolicy.baseline import BaselineError
-from mockpolicy.engine import engine_for, own_the_process
+from mockpolicy.engine import engine_for
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, render
 from mockpolicy.gitio import GitError
@@ -75,7 +75,6 @@ def _jobs(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    own_the_process()
     try:
         if args.command == "explain":
             return _explain(args.rule)

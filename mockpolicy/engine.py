@@ -181,15 +181,6 @@ class Engine:
         return findings
 
 
-_PROCESS = {"owned": False}
-
-
-def own_the_process() -> None:
-    """Declare that mockpolicy runs its own process (the CLI, not a pylint plugin):
-    what survives each file's analysis is frozen out of the garbage collector."""
-    _PROCESS["owned"] = True
-
-
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Run without the cyclic garbage collector, then collect the young generations.
@@ -198,8 +189,10 @@ def _collector_paused() -> Iterator[None]:
     every node of the symbol index again and again as it grows; pausing it
     halves the time of a large run. An analysis leaves no cycles behind
     (``TestModule.release``), so reference counting frees each file's trees,
-    and, when mockpolicy owns the process (``own_the_process``), what survives
-    it is moved out of the collector's reach.
+    and what survives it is moved out of the collector's reach (``gc.freeze``).
+    Inside pylint that includes pylint's own long-lived trees, which makes its
+    collections cheaper too; objects frozen there are only reclaimed by
+    reference counting.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -207,8 +200,7 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
-            if _PROCESS["owned"]:
-                gc.freeze()  # what survived (the symbol index) lives for the process: never re-traverse it
+            gc.freeze()  # what survived (the symbol index, the host's trees) lives on: never re-traverse it
             gc.enable()
 
 
