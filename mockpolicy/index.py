@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable
@@ -226,6 +227,24 @@ def local_class(module: str, node: ast.ClassDef, qualname: str, bases_scope: Sco
     return info
 
 
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _import_words(source: bytes) -> frozenset[str]:
+    """Every identifier on the import lines of a source (a parenthesized import
+    list included), without parsing it."""
+    words: set[str] = set()
+    open_list = False
+    for line in source.splitlines():
+        if open_list or b"import" in line:
+            words.update(w.decode("ascii") for w in _WORD.findall(line.split(b"#", 1)[0]))
+            if b"(" in line and b"import" in line:
+                open_list = b")" not in line
+            elif open_list and b")" in line:
+                open_list = False
+    return frozenset(words)
+
+
 def _rewrites_namespace(stmt: ast.stmt) -> bool:
     """Whether a top-level statement may add names to its module at run time:
     it hands ``__name__`` to a module-making call (``recreate_module``, lazy
@@ -266,7 +285,7 @@ class ModuleIndex:
         self.source_roots = source_roots
         self._modules: dict[str, ModuleInfo | None] = {}
         self._located: dict[str, tuple[Path | None, bool] | None] = {}
-        self._texts: dict[Path, bytes] = {}
+        self._import_words: dict[Path, frozenset[str]] = {}
 
     def locate(self, name: str) -> tuple[Path | None, bool] | None:
         """``(file, is_package)`` for a project module, ``(None, True)`` for a
@@ -305,21 +324,22 @@ class ModuleIndex:
         if self._modules.get(info.name) is info:
             del self._modules[info.name]
 
-    def may_mention(self, name: str, word: str) -> bool:
-        """A cheap test before parsing: whether the source of module ``name``
-        contains ``word`` at all (True for a module already parsed)."""
+    def may_import(self, name: str, imported: str) -> bool:
+        """A cheap test before parsing: whether module ``name`` may import the name
+        ``imported``, read from the words of its import statements. True for a
+        module already parsed."""
         if name in self._modules:
             return True
         located = self.locate(name)
         if located is None or located[0] is None:
             return False
-        text = self._texts.get(located[0])
-        if text is None:
+        words = self._import_words.get(located[0])
+        if words is None:
             try:
-                text = self._texts[located[0]] = located[0].read_bytes()
+                words = self._import_words[located[0]] = _import_words(located[0].read_bytes())
             except OSError:
                 return False
-        return word.encode() in text
+        return imported in words
 
     def get(self, name: str) -> ModuleInfo | None:
         if name in self._modules:

@@ -10,7 +10,6 @@ patch the name there too.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
 from mockpolicy.engine import Analysis
@@ -96,9 +95,8 @@ def _defines(module: str, target: str) -> bool:
 def _imported_as(analysis: Analysis, module: str, target: str) -> list[str]:
     """The names under which ``module`` imported ``target`` by value."""
     index = analysis.resolver.index
-    owner, _, name = target.rpartition(".")
-    if not (index.may_mention(module, name) and index.may_mention(module, owner.rpartition(".")[2])):
-        return []  # cannot say `from ...owner import name`: not parsed for nothing
+    if not index.may_import(module, target.rpartition(".")[2]):
+        return []  # no import of that name: not parsed for nothing
     info = index.get(module)
     if info is None:
         return []
