@@ -35,7 +35,6 @@ from mockpolicy.rules import ANALYSIS_ERROR
 # Format versions:
 #   1 (mockpolicy 0.1): rule, path, scope, fingerprint, count, excerpt.
 FORMAT = 1
-DEFAULT_PATH = "baselines/mockpolicy.json"
 NEVER_BASELINED = frozenset({ANALYSIS_ERROR.symbol})  # a file that cannot be read is never grandfathered
 _FIELDS = {"rule": str, "path": str, "scope": str, "fingerprint": str, "count": int, "excerpt": str}
 

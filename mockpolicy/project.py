@@ -28,12 +28,14 @@ NOT_CODE_DIRS = frozenset(
      "baselines", "site-packages", "node_modules"}
 )
 
+DEFAULT_BASELINE = "baselines/mockpolicy.json"
+
 # The keys [tool.mockpolicy] accepts; docs pages may only name these.
 OPTIONS: dict[str, str] = {
     "first-party": "list of top-level package names that are the project's own code",
     "tests": "list of paths (relative to the project root) that `mockpolicy check` checks by default",
     "exclude": "list of glob patterns (relative to the project root) of files and folders to skip",
-    "baseline": "path of the baseline file, relative to the project root (default baselines/mockpolicy.json)",
+    "baseline": f"path of the baseline file, relative to the project root (default {DEFAULT_BASELINE})",
     "require-spec": 'which mocks need a spec: "all" (default), "first-party" (mocks of project code) or "off"',
 }
 REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
@@ -77,7 +79,7 @@ class Project:
 
     @property
     def baseline_path(self) -> Path:
-        return self.root / str(self.settings.get("baseline", "baselines/mockpolicy.json"))
+        return self.root / str(self.settings.get("baseline", DEFAULT_BASELINE))
 
     def is_first_party(self, module: str) -> bool:
         return module.partition(".")[0] in self.first_party

@@ -66,8 +66,7 @@ def _function_cleanup(node: ast.AST) -> Cleanup:
 class _Cleanups:
     """Cleanup regions per context, computed once per file."""
 
-    def __init__(self, analysis: Analysis) -> None:
-        self.analysis = analysis
+    def __init__(self) -> None:
         self._visible: dict[int, Cleanup] = {}
         self._shared: dict[int, Cleanup] = {}
 
@@ -136,7 +135,7 @@ def _inside(node: ast.AST, regions: list[ast.AST]) -> bool:
 
 
 def check(analysis: Analysis) -> Iterator[Finding]:
-    cleanups = _Cleanups(analysis)
+    cleanups = _Cleanups()
     yield from _leaked_patchers(analysis, cleanups)
     if _is_test_module(analysis):
         yield from _unrestored(analysis, cleanups)

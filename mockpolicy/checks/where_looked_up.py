@@ -19,16 +19,15 @@ from mockpolicy.rules import PATCH_AT_DEFINITION_SITE
 from mockpolicy.sites import Context, MockSite
 
 
-def _used_modules(analysis: Analysis) -> dict[str, set[str]]:
-    """Project modules the test module imports, each with the local names that stand for it
-    or for something imported from it."""
+def _used_modules(analysis: Analysis) -> set[str]:
+    """Project modules the test module imports (or imports something from)."""
     module = analysis.module
     index = analysis.resolver.index
-    used: dict[str, set[str]] = {}
-    for local, dotted in module.aliases.items():
+    used: set[str] = set()
+    for dotted in module.aliases.values():
         for candidate in (dotted, dotted.rpartition(".")[0]):
             if candidate and analysis.resolver.project.is_first_party(candidate) and index.locate(candidate):
-                used.setdefault(candidate, set()).add(local)
+                used.add(candidate)
                 break
     return used
 
@@ -75,7 +74,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         exercised: set[str] = set()
         for context in contexts:
             if id(context) not in exercised_by:
-                exercised_by[id(context)] = _exercised(analysis, context) & used.keys()
+                exercised_by[id(context)] = _exercised(analysis, context) & used
             exercised |= exercised_by[id(context)]
         holders = [(module, local) for module, local in holders if module in exercised]
         patched = {
