@@ -20,8 +20,9 @@ from mockpolicy.annotations import Annotations
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import Fixtures
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
+from mockpolicy.libraries import Libraries
 from mockpolicy.project import Project, find_root, load_project
-from mockpolicy.resolve import Resolver
+from mockpolicy.resolve import Kind, Resolver, Value
 from mockpolicy.rules import ANALYSIS_ERROR, ANNOTATION_WITHOUT_REASON
 from mockpolicy.sites import MockSite, Target, TestModule
 
@@ -38,6 +39,7 @@ class Analysis:
     module: TestModule
     resolver: Resolver
     annotations: Annotations
+    libraries: Libraries
     first_party: dict[int, list[Target]] = field(default_factory=dict)
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
 
@@ -47,6 +49,16 @@ class Analysis:
         if key not in self.first_party:
             self.first_party[key] = [t for t in site.targets if self.resolver.is_first_party(t.value)]
         return self.first_party[key]
+
+    def function_named(self, dotted: str) -> Value | None:
+        """The function or method ``dotted`` names, in the project or an installed
+        library, when its source is readable."""
+        value = self.resolver.resolve_dotted(dotted)
+        if value.kind is Kind.FUNCTION and value.function is not None:
+            return value
+        if value.kind is Kind.EXTERNAL:
+            return self.libraries.function(value.qualname)
+        return None
 
     def isolation_excuse(self, call: ast.Call, scope: str, why: str) -> tuple[bool, Finding | None]:
         """Whether a ``# mock-isolation:`` annotation excuses ``call``, and the
@@ -95,9 +107,12 @@ Check = Callable[[Analysis], Iterable[Finding]]
 
 
 def _checks() -> list[Check]:
-    from mockpolicy.checks import fakes, fidelity, first_party, hygiene, tautology, where_looked_up
+    from mockpolicy.checks import fakes, fidelity, first_party, hygiene, partial_mocks, tautology, where_looked_up
 
-    return [first_party.check, tautology.check, fidelity.check, fakes.check, where_looked_up.check, hygiene.check]
+    return [
+        first_party.check, tautology.check, fidelity.check, fakes.check, where_looked_up.check, hygiene.check,
+        partial_mocks.check,
+    ]
 
 
 class Engine:
@@ -108,6 +123,7 @@ class Engine:
         self.index = ModuleIndex(project.source_roots)
         self.resolver = Resolver(project, self.index)
         self.fixtures = Fixtures(project, self.index, self.resolver)
+        self.libraries = Libraries(project)
         self.checks = _checks()
         self._allowed: baseline.Baseline | None = None
 
@@ -169,7 +185,7 @@ class Engine:
         findings: list[Finding] = []
         try:
             module = TestModule(tree, info, self.resolver, self.fixtures)
-            analysis = Analysis(path, source, module, self.resolver, Annotations(source))
+            analysis = Analysis(path, source, module, self.resolver, Annotations(source), self.libraries)
             try:
                 for check in self.checks:
                     findings.extend(check(analysis))

@@ -93,6 +93,16 @@ UNRESTORED_ATTRIBUTE = Rule(
     "unrestored-attribute-assignment",
     "A test assigns an attribute of an imported module or class and does not restore it.",
 )
+UNDOCUMENTED_PARTIAL_MOCK = Rule(
+    "W7314",
+    "undocumented-partial-mock",
+    "A mock gives the code under test fewer outcomes than its target has, and no '# mock-partial:' block says so.",
+)
+MALFORMED_MOCK_PARTIAL = Rule(
+    "W7315",
+    "malformed-mock-partial",
+    "A '# mock-partial:' block cannot be checked: a missing entry or reason, or a reference to nothing.",
+)
 ANALYSIS_ERROR = Rule(
     "E7399",
     "mock-analysis-error",
@@ -113,6 +123,8 @@ ALL_RULES: tuple[Rule, ...] = (
     UNRESTORED_ENVIRON,
     UNRESTORED_SYS_MODULES,
     UNRESTORED_ATTRIBUTE,
+    UNDOCUMENTED_PARTIAL_MOCK,
+    MALFORMED_MOCK_PARTIAL,
     ANALYSIS_ERROR,
 )
 RULES_BY_SYMBOL = {rule.symbol: rule for rule in ALL_RULES}

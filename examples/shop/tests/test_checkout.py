@@ -110,3 +110,20 @@ def test_patched_where_defined():
     # patch-at-definition-site: payments did `from shop.storage import Storage`
     with patch("shop.storage.Storage", autospec=True):
         assert Checkout().place("a10", 1) in ("PLACED", "DECLINED")
+
+
+# mock-boundary: the payment provider is remote
+# mock-partial: the provider always accepts here
+#   untested: shop.payments.Checkout.place: if not charge(order_id, total)
+#   reason: covered by tests/test_checkout.py::test_place_declined_stdlib_only
+@patch("shop.payments.charge", return_value=True, autospec=True)  # documented: no undocumented-partial-mock
+def test_place_accepted(charge):
+    assert Checkout(Storage()).place("a9", 3) == "PLACED"
+
+
+# mock-boundary: the payment provider is remote
+# mock-partial: a block that names a method that does not exist
+#   untested: shop.payments.Checkout.pay: if declined; renamed long ago
+@patch("shop.payments.charge", return_value=False, autospec=True)  # malformed-mock-partial
+def test_place_declined(charge):
+    assert Checkout(Storage()).place("a10", 3) == "DECLINED"

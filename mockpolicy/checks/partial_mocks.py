@@ -1,0 +1,338 @@
+"""``undocumented-partial-mock`` and ``malformed-mock-partial``: a mock that
+gives the code under test fewer outcomes than its real target must carry a
+``# mock-partial:`` block naming the branches it leaves untested, and the
+block must be one that can be checked."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from mockpolicy.engine import Analysis
+from mockpolicy.findings import Finding
+from mockpolicy.outcomes import (
+    AN_EXCEPTION,
+    MOCK_VALUE,
+    NONE,
+    TRUE,
+    VALUE,
+    Outcome,
+    exception_name,
+    fixed_outcome,
+    function_outcomes,
+)
+from mockpolicy.partials import Block, find_branch, has_reason, parse_blocks
+from mockpolicy.resolve import Kind, Value
+from mockpolicy.rules import MALFORMED_MOCK_PARTIAL, UNDOCUMENTED_PARTIAL_MOCK
+from mockpolicy.sites import MockSite, Target, root_key
+
+_FUNCTION_SITES = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
+_CONFIG_ATTRIBUTES = ("return_value", "side_effect")
+
+
+@dataclass
+class Configuration:
+    """What a test sets on one mock: every ``return_value`` and ``side_effect``
+    given in the call, by assignment or by ``configure_mock``."""
+
+    returns: list[ast.expr] = field(default_factory=list)
+    side_effects: list[ast.expr] = field(default_factory=list)
+    new_callable: bool = False
+
+
+def check(analysis: Analysis) -> Iterator[Finding]:
+    lines = analysis.annotations.lines
+    blocks = parse_blocks(lines) if "mock-partial" in analysis.source else []
+    if blocks:
+        blocks = _outside_strings(analysis, blocks)
+    by_opener = {block.line: block for block in blocks}
+    attached: set[int] = set()
+    configurations: dict[int, Configuration] | None = None
+    for site in analysis.module.sites:
+        block = _block_above(lines, site.call.lineno, by_opener)
+        scope = site.owner.qualname
+        if block is not None:
+            if block.line not in attached:
+                attached.add(block.line)
+                for problem in malformed(analysis, block):
+                    yield analysis.finding(site.call, MALFORMED_MOCK_PARTIAL.symbol, _malformed_message(block, problem), scope)
+            continue
+        if site.kind not in _FUNCTION_SITES or len(site.targets) != 1:
+            continue
+        target = site.targets[0]
+        function = _target_function(analysis, target.value)
+        if function is None or function.function is None:
+            continue
+        real = function_outcomes(function.function)
+        if real is None or len(real) < 2:
+            continue
+        if configurations is None:
+            configurations = _configurations(analysis)
+        given = _mock_outcomes(analysis, site, target, configurations.get(id(site), Configuration()))
+        if not given:
+            continue
+        missing = left_out(real, given)
+        if missing:
+            yield analysis.finding(
+                site.call, UNDOCUMENTED_PARTIAL_MOCK.symbol, _partial_message(_shown_name(target, function), given, missing), scope
+            )
+    for block in blocks:
+        if block.line not in attached:
+            yield Finding(
+                path=analysis.path, line=block.line, column=lines[block.line - 1].index("#"),
+                symbol=MALFORMED_MOCK_PARTIAL.symbol,
+                message=f"The '# mock-partial:' block on line {block.line} is not directly above a mock "
+                "call or its decorator, so it documents nothing; move it above the mock it describes.",
+                end_line=block.end_line, scope="", statement=lines[block.line - 1].strip(),
+            )
+
+
+def _outside_strings(analysis: Analysis, blocks: list[Block]) -> list[Block]:
+    """``blocks`` minus those that are text inside a multi-line string."""
+    spans = [
+        (node.lineno, node.end_lineno)
+        for node in ast.walk(analysis.module.module.node)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and node.end_lineno is not None and node.end_lineno > node.lineno
+    ]
+    return [b for b in blocks if not any(start < b.line <= end for start, end in spans)]
+
+
+def _block_above(lines: list[str], line: int, by_opener: dict[int, Block]) -> Block | None:
+    """The block in the run of comment lines directly above ``line``."""
+    if not by_opener:
+        return None
+    number = line - 1
+    while number >= 1 and lines[number - 1].lstrip().startswith("#"):
+        if number in by_opener:
+            return by_opener[number]
+        number -= 1
+    return None
+
+
+def malformed(analysis: Analysis, block: Block) -> Iterator[str]:
+    """Why ``block`` cannot be checked, one sentence per problem."""
+    if not block.entries:
+        yield "it has no 'untested:' line; name each branch the mock leaves untested"
+    for entry in block.entries:
+        where = f"line {entry.line}"
+        if entry.problem is not None:
+            yield f"{where}: {entry.problem}"
+            continue
+        reference = entry.reference
+        assert reference is not None
+        if not has_reason(block.reason_of(entry)):
+            yield (
+                f"{where}: '{entry.reference_text}' gives no reason; end the line with '; <reason>' "
+                "or add a 'reason:' line"
+            )
+        if reference.arm == "arc":
+            if not (analysis.resolver.project.root / reference.path).is_file():
+                yield f"{where}: '{reference.path}' is not a file of the project"
+            continue
+        function = analysis.function_named(reference.qualname)
+        if function is None or function.function is None:
+            yield (
+                f"{where}: '{reference.qualname}' is not a function or method of the project "
+                "or of an installed library"
+            )
+            continue
+        branch = find_branch(function.function, reference)
+        if isinstance(branch, str):
+            yield f"{where}: {branch}"
+
+
+def _malformed_message(block: Block, problem: str) -> str:
+    return f"The '# mock-partial:' block on line {block.line} cannot be checked: {problem}."
+
+
+def _target_function(analysis: Analysis, value: Value) -> Value | None:
+    if value.kind is Kind.FUNCTION:
+        return value
+    if value.kind is Kind.EXTERNAL and value.qualname:
+        return analysis.libraries.function(value.qualname)
+    return None
+
+
+def _configurations(analysis: Analysis) -> dict[int, Configuration]:
+    """Every site's configuration, from the call's keywords and from
+    ``m.return_value = ...``, ``m.side_effect = ...`` and ``m.configure_mock(...)``
+    wherever a name bound to the mock is in scope."""
+    module = analysis.module
+    found: dict[int, Configuration] = {}
+    for site in module.sites:
+        configuration = found.setdefault(id(site), Configuration())
+        _add_keywords(configuration, site.call.keywords)
+    for context in (module.module, *module.contexts):
+        for statement in context.statements:
+            if not isinstance(statement, ast.Assign):
+                continue
+            for target in statement.targets:
+                if isinstance(target, ast.Attribute) and target.attr in _CONFIG_ATTRIBUTES:
+                    for site in _sites_named(analysis, context, target.value):
+                        _add(found.setdefault(id(site), Configuration()), target.attr, statement.value)
+        for call in context.calls:
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "configure_mock":
+                for site in _sites_named(analysis, context, func.value):
+                    _add_keywords(found.setdefault(id(site), Configuration()), call.keywords)
+    return found
+
+
+def _sites_named(analysis: Analysis, context: object, expr: ast.expr) -> list[MockSite]:
+    """The sites whose mock ``expr`` is itself (``m`` or ``self.m``), not something it returns."""
+    if not (isinstance(expr, ast.Name) or (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name))):
+        return []
+    key = root_key(expr)
+    if key is None or (isinstance(expr, ast.Attribute) and not key.startswith("self.")):
+        return []
+    return analysis.module.mocks_bound(context, key)  # type: ignore[arg-type]
+
+
+def _add_keywords(configuration: Configuration, keywords: list[ast.keyword]) -> None:
+    for keyword in keywords:
+        if keyword.arg in _CONFIG_ATTRIBUTES:
+            _add(configuration, keyword.arg, keyword.value)
+        elif keyword.arg == "new_callable" or keyword.arg is None:
+            configuration.new_callable = True  # what it makes is not known here
+
+
+def _add(configuration: Configuration, attribute: str, value: ast.expr) -> None:
+    if attribute == "return_value":
+        configuration.returns.append(value)
+    elif not (isinstance(value, ast.Constant) and value.value is None):
+        configuration.side_effects.append(value)
+
+
+def _mock_outcomes(
+    analysis: Analysis, site: MockSite, target: Target, configuration: Configuration
+) -> frozenset[Outcome] | None:
+    """The outcomes the mock gives its caller; None when they cannot be told."""
+    if site.escapes or configuration.new_callable:
+        return None  # configured where we cannot see, or made by another factory
+    replacement = target.replacement
+    if replacement is not None:
+        return _replacement_outcomes(analysis, site, replacement)
+    if site.spec_only and not (configuration.returns or configuration.side_effects):
+        return None  # a spec'd double nobody configures may never be called
+    outcomes: set[Outcome] = set()
+    for effect in configuration.side_effects:
+        effect_outcomes = _side_effect_outcomes(effect)
+        if effect_outcomes is None:
+            return None
+        outcomes |= effect_outcomes
+    if configuration.returns:
+        outcomes.update(fixed_outcome(value) for value in configuration.returns)
+    elif not configuration.side_effects:
+        outcomes.add(MOCK_VALUE)
+    return frozenset(outcomes)
+
+
+def _side_effect_outcomes(effect: ast.expr) -> set[Outcome] | None:
+    """A literal list of results and exceptions, or one exception; None otherwise."""
+    if isinstance(effect, (ast.List, ast.Tuple)):
+        outcomes: set[Outcome] = set()
+        for item in effect.elts:
+            if isinstance(item, ast.Starred):
+                return None
+            name = exception_name(item)
+            outcomes.add(Outcome("raises", name) if name is not None else fixed_outcome(item))
+        return outcomes
+    name = exception_name(effect)
+    return {Outcome("raises", name)} if name is not None else None
+
+
+def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.expr) -> frozenset[Outcome] | None:
+    """What a hand-made replacement gives: a lambda or function whose results
+    do not depend on its arguments, or a mock made in place."""
+    inner = analysis.module.site_of(replacement)
+    if inner is not None:
+        configuration = Configuration()
+        _add_keywords(configuration, inner.call.keywords)
+        if configuration.new_callable or not (configuration.returns or configuration.side_effects):
+            return None
+        effects = [_side_effect_outcomes(e) for e in configuration.side_effects]
+        if any(e is None for e in effects):
+            return None
+        outcomes = {o for e in effects if e for o in e}
+        outcomes.update(fixed_outcome(value) for value in configuration.returns)
+        return frozenset(outcomes)
+    if isinstance(replacement, ast.Lambda):
+        parameters = _parameter_names(replacement.args)
+        if _reads(replacement.body, parameters):
+            return None
+        return frozenset({fixed_outcome(replacement.body)})
+    if isinstance(replacement, ast.Name):
+        value = analysis.resolver.evaluate(replacement, analysis.module.scope(site.owner))
+        function = value.function if value.kind is Kind.FUNCTION else None
+        if function is None:
+            return None
+        parameters = _parameter_names(function.args)
+        returns = [node.value for node in ast.walk(function) if isinstance(node, ast.Return) and node.value is not None]
+        if any(_reads(value_expr, parameters) for value_expr in returns):
+            return None
+        if any(isinstance(node, (ast.If, ast.While, ast.For, ast.Try, ast.IfExp, ast.Match)) for node in ast.walk(function)):
+            return None  # a fake with its own logic: its outcomes are its own business
+        return function_outcomes(function)
+    return None
+
+
+def _parameter_names(arguments: ast.arguments) -> set[str]:
+    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    names.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
+    return names
+
+
+def _reads(expr: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(expr))
+
+
+def left_out(real: frozenset[Outcome], given: frozenset[Outcome]) -> list[Outcome]:
+    """The outcomes of ``real`` that the mock's outcomes ``given`` cannot produce;
+    empty when the mock is not partial. A result the mock returns that is not
+    one of the target's literals stands for the target's 'a value' outcome when
+    it has one, and for at most one of its outcomes otherwise; an unconfigured
+    MagicMock stands for ``True``, else 'a value', else the target's only result."""
+    covered: set[Outcome] = set()
+    unmatched = 0
+    for outcome in given:
+        if outcome in real:
+            covered.add(outcome)
+        elif outcome.kind == "raises":
+            matches = [o for o in real if o.kind == "raises" and AN_EXCEPTION in (o.value, outcome.value)]
+            covered.update(matches[:1])
+        elif outcome == MOCK_VALUE and TRUE in real:
+            covered.add(TRUE)  # a MagicMock is truthy
+        elif VALUE in real and outcome != NONE:
+            covered.add(VALUE)
+        elif outcome == MOCK_VALUE and len(returns := [o for o in real if o.kind == "returns"]) == 1:
+            covered.add(returns[0])  # stands for the one result, e.g. a procedure's None
+        else:
+            unmatched += 1
+    missing = sorted(real - covered, key=lambda o: (o.kind == "raises", o.value))
+    if len(covered) + unmatched >= len(real):
+        return []
+    return missing
+
+
+def _shown_name(target: Target, function: Value) -> str:
+    """The name the test wrote when it is a dotted path, else where the function is defined."""
+    return target.text if all(part.isidentifier() for part in target.text.split(".")) else function.qualname
+
+
+def _partial_message(name: str, given: frozenset[Outcome], missing: list[Outcome]) -> str:
+    if len(given) == 1:
+        only = next(iter(given))
+        does = "returns a MagicMock every time" if only == MOCK_VALUE else f"always {_shown(only)}"
+    else:
+        does = "only " + ", ".join(_shown(o) for o in sorted(given))
+    return (
+        f"This mock of {name} {does}; it leaves out what the real function can also do: "
+        f"{', '.join(_shown(o) for o in missing)}. Name the branches of the code under test this leaves "
+        "untested in a '# mock-partial:' block (`mockpolicy explain undocumented-partial-mock`)."
+    )
+
+
+def _shown(outcome: Outcome) -> str:
+    return "returns another value" if outcome == VALUE else str(outcome)

@@ -1,0 +1,226 @@
+"""The outcomes a function can give its caller, read from its source, and the
+outcomes a mock gives in its place.
+
+An outcome is a kind of result the caller can branch on: a distinct literal
+return value (``"APPROVED"``, ``0``, ``[]``), ``None``, ``True``/``False``,
+"a value" (any other returned expression), or raising a named exception. A
+mock is partial when it yields fewer of its target's outcomes than the target
+can produce. Everything here is static: nothing is imported or run.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from mockpolicy.partials import FunctionNode, own_nodes
+
+A_VALUE = "a value"
+A_MOCK = "a MagicMock"
+AN_EXCEPTION = "an exception"
+
+# Calls whose result is True or False whatever their arguments.
+_BOOLEAN_CALLS = frozenset(
+    {"isinstance", "issubclass", "hasattr", "callable", "bool", "all", "any", "startswith", "endswith",
+     "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper", "exists", "isfile", "isdir",
+     "is_file", "is_dir", "match_hostname"}
+)
+_EXCEPTION_SUFFIXES = ("Error", "Exception", "Exit", "Interrupt", "Warning", "Timeout", "Failure")
+_PROPERTY_DECORATORS = frozenset({"property", "cached_property", "setter", "getter", "deleter", "overload"})
+
+
+@dataclass(frozen=True, order=True)
+class Outcome:
+    """``kind`` is ``returns`` or ``raises``; ``value`` a literal's repr, ``None``,
+    ``a value``, ``a MagicMock`` (what an unconfigured mock returns) or an
+    exception name."""
+
+    kind: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value}"
+
+
+NONE = Outcome("returns", "None")
+TRUE, FALSE = Outcome("returns", "True"), Outcome("returns", "False")
+VALUE = Outcome("returns", A_VALUE)
+MOCK_VALUE = Outcome("returns", A_MOCK)
+
+
+def function_outcomes(function: FunctionNode) -> frozenset[Outcome] | None:
+    """What calling ``function`` can give the caller; None when that cannot be
+    told (a generator, a property, a body that is only ``...``)."""
+    if any(_last_name(d) in _PROPERTY_DECORATORS for d in function.decorator_list):
+        return None
+    found: set[Outcome] = set()
+    for node in own_nodes(function):
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(node, ast.Return):
+            found.update(returned(node.value))
+    found.update(_raised(function))
+    if _falls_through(function.body):
+        found.add(NONE)
+    return frozenset(found)
+
+
+def returned(expr: ast.expr | None) -> set[Outcome]:
+    """The outcomes of ``return expr`` in real code: a comparison gives both
+    ``True`` and ``False``."""
+    if expr is None:
+        return {NONE}
+    literal = literal_outcome(expr)
+    if literal is not None:
+        return {literal}
+    if _is_boolean(expr):
+        return {TRUE, FALSE}
+    if isinstance(expr, ast.IfExp):
+        return returned(expr.body) | returned(expr.orelse)
+    return {VALUE}
+
+
+def literal_outcome(expr: ast.expr) -> Outcome | None:
+    """The outcome of a literal expression (``"x"``, ``-1``, ``None``, ``[]``), or None."""
+    if isinstance(expr, ast.Constant):
+        if expr.value is Ellipsis:
+            return None
+        if isinstance(expr.value, str):
+            return Outcome("returns", json.dumps(expr.value, ensure_ascii=False))
+        return Outcome("returns", repr(expr.value))
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and isinstance(expr.operand, ast.Constant):
+        if isinstance(expr.operand.value, (int, float)) and not isinstance(expr.operand.value, bool):
+            return Outcome("returns", repr(-expr.operand.value))
+    if isinstance(expr, (ast.List, ast.Tuple, ast.Set)) and not expr.elts:
+        return Outcome("returns", {ast.List: "[]", ast.Tuple: "()", ast.Set: "set()"}[type(expr)])
+    if isinstance(expr, ast.Dict) and not expr.keys:
+        return Outcome("returns", "{}")
+    return None
+
+
+def fixed_outcome(expr: ast.expr) -> Outcome:
+    """What a mock configured to return ``expr`` gives every time: a literal, or a value."""
+    literal = literal_outcome(expr)
+    return literal if literal is not None else VALUE
+
+
+def _is_boolean(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Compare):
+        return True
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        return True
+    if isinstance(expr, ast.BoolOp):
+        return all(_is_boolean(value) for value in expr.values)
+    if isinstance(expr, ast.Call):
+        return _last_name(expr.func) in _BOOLEAN_CALLS
+    return False
+
+
+def _last_name(expr: ast.expr) -> str:
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return expr.id if isinstance(expr, ast.Name) else ""
+
+
+def exception_name(expr: ast.expr) -> str | None:
+    """The exception a ``raise``/``side_effect`` expression names: ``KeyError``
+    for ``KeyError``, ``KeyError("x")`` or ``errors.KeyError``; None when the
+    expression does not look like an exception."""
+    name = _last_name(expr)
+    if not name:
+        return None
+    builtin = getattr(builtins, name, None)
+    if isinstance(builtin, type) and issubclass(builtin, BaseException):
+        return name
+    return name if name.endswith(_EXCEPTION_SUFFIXES) else None
+
+
+def _raised(function: FunctionNode) -> Iterator[Outcome]:
+    """The exceptions ``function`` raises itself and does not catch itself."""
+    yield from _raised_in(function.body, caught=())
+
+
+def _raised_in(body: Iterable[ast.stmt], caught: tuple[str, ...], handling: tuple[str, ...] = ()) -> Iterator[Outcome]:
+    for statement in body:
+        if isinstance(statement, ast.Raise):
+            if statement.exc is None:
+                for handled in handling:  # a bare re-raise inside a handler
+                    yield Outcome("raises", handled)
+                continue
+            name = exception_name(statement.exc)
+            if name is None:
+                yield Outcome("raises", AN_EXCEPTION)
+            elif name not in caught and "*" not in caught:
+                yield Outcome("raises", name)
+        elif isinstance(statement, ast.Try) or type(statement).__name__ == "TryStar":
+            handlers: list[ast.ExceptHandler] = getattr(statement, "handlers", [])
+            names: list[str] = []
+            for handler in handlers:
+                names.extend(_caught(handler))
+            yield from _raised_in(getattr(statement, "body", []), (*caught, *names), handling)
+            yield from _raised_in(getattr(statement, "orelse", []), caught, handling)
+            yield from _raised_in(getattr(statement, "finalbody", []), caught, handling)
+            for handler in handlers:
+                reraised = tuple(AN_EXCEPTION if n == "*" else n for n in _caught(handler))
+                yield from _raised_in(handler.body, caught, reraised)
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        else:
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list):
+                    yield from _raised_in(inner, caught, handling)
+            for case in getattr(statement, "cases", []):
+                yield from _raised_in(case.body, caught, handling)
+
+
+def _caught(handler: ast.ExceptHandler) -> list[str]:
+    """What a handler catches, by last name; ``*`` for everything."""
+    if handler.type is None:
+        return ["*"]
+    items = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    names = [_last_name(item) for item in items]
+    return ["*" if name in ("Exception", "BaseException") else name for name in names]
+
+
+def _falls_through(body: list[ast.stmt]) -> bool:
+    """Whether running ``body`` can reach its end (approximately, erring towards no)."""
+    if not body:
+        return True
+    last = body[-1]
+    if isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+        return False
+    if isinstance(last, ast.If):
+        return _falls_through(last.body) or _falls_through(last.orelse)
+    if isinstance(last, ast.While) and isinstance(last.test, ast.Constant) and last.test.value:
+        return any(isinstance(node, ast.Break) for node in ast.walk(last))
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return _falls_through(last.body)
+    if isinstance(last, ast.Try):
+        normal = _falls_through(last.orelse) if last.orelse else _falls_through(last.body)
+        return (normal or any(_falls_through(h.body) for h in last.handlers)) and (
+            not last.finalbody or _falls_through(last.finalbody)
+        )
+    if isinstance(last, ast.Match):
+        return True
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and _last_name(last.value.func) in (
+        "exit", "_exit", "abort", "fail", "skip", "xfail", "exit_json", "fail_json",
+    ):
+        return False
+    return True
+
+
+def only_docstring_or_stub(function: FunctionNode) -> bool:
+    """Whether ``function`` has no code: only a docstring, ``pass`` or ``...``."""
+    for statement in function.body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue
+        return False
+    return True
