@@ -178,23 +178,28 @@ class Engine:
             return [_error(path, f"internal error while analysing {path} ({type(exc).__name__}: {exc}); please report it.")]
 
     def _analyse_tree(self, path: str, source: str, tree: ast.Module) -> list[Finding]:
+        findings: list[Finding] = []
+        with self.analysis(path, source, tree) as analysis:
+            for check in self.checks:
+                findings.extend(check(analysis))
+        findings.sort()
+        return findings
+
+    @contextmanager
+    def analysis(self, path: str, source: str, tree: ast.Module) -> Iterator[Analysis]:
+        """The shared analysis of one parsed file, valid inside the ``with`` block."""
         name, is_package = module_name_for(Path(path))
         info = summarize(name, Path(path), is_package, tree)
         info.volatile = True
         self.index.add(info)
-        findings: list[Finding] = []
         try:
             module = TestModule(tree, info, self.resolver, self.fixtures)
-            analysis = Analysis(path, source, module, self.resolver, Annotations(source), self.libraries)
             try:
-                for check in self.checks:
-                    findings.extend(check(analysis))
+                yield Analysis(path, source, module, self.resolver, Annotations(source), self.libraries)
             finally:
                 module.release()
         finally:
             self.index.discard(info)
-        findings.sort()
-        return findings
 
 
 @contextmanager

@@ -103,6 +103,31 @@ MALFORMED_MOCK_PARTIAL = Rule(
     "malformed-mock-partial",
     "A '# mock-partial:' block cannot be checked: a missing entry or reason, or a reference to nothing.",
 )
+STALE_UNTESTED_BRANCH_DOC = Rule(
+    "W7316",
+    "stale-untested-branch-doc",
+    "An 'untested:' entry names a branch the test does execute (coverage data).",
+)
+UNVERIFIED_COVERAGE_CLAIM = Rule(
+    "W7317",
+    "unverified-coverage-claim",
+    "A 'covered by' claim names tests that do not execute the branch (coverage data).",
+)
+UNCOVERED_DOCUMENTED_BRANCH = Rule(
+    "W7318",
+    "uncovered-documented-branch",
+    "A branch documented as untested is executed by no test at all (coverage data).",
+)
+UNDOCUMENTED_UNTESTED_BRANCH = Rule(
+    "W7319",
+    "undocumented-untested-branch",
+    "A branch that depends on the mocked call is never taken by the test and not listed in its block.",
+)
+UNKNOWN_BRANCH_REFERENCE = Rule(
+    "W7320",
+    "unknown-branch-reference",
+    "An 'untested:' entry does not resolve to a branch in today's source.",
+)
 ANALYSIS_ERROR = Rule(
     "E7399",
     "mock-analysis-error",
@@ -125,7 +150,19 @@ ALL_RULES: tuple[Rule, ...] = (
     UNRESTORED_ATTRIBUTE,
     UNDOCUMENTED_PARTIAL_MOCK,
     MALFORMED_MOCK_PARTIAL,
+    STALE_UNTESTED_BRANCH_DOC,
+    UNVERIFIED_COVERAGE_CLAIM,
+    UNCOVERED_DOCUMENTED_BRANCH,
+    UNDOCUMENTED_UNTESTED_BRANCH,
+    UNKNOWN_BRANCH_REFERENCE,
     ANALYSIS_ERROR,
+)
+# Rules that need coverage data: only `mockpolicy branches` reports them.
+COVERAGE_RULES = frozenset(
+    rule.symbol for rule in (
+        STALE_UNTESTED_BRANCH_DOC, UNVERIFIED_COVERAGE_CLAIM, UNCOVERED_DOCUMENTED_BRANCH,
+        UNDOCUMENTED_UNTESTED_BRANCH, UNKNOWN_BRANCH_REFERENCE,
+    )
 )
 RULES_BY_SYMBOL = {rule.symbol: rule for rule in ALL_RULES}
 RULES_BY_MSGID = {rule.msgid: rule for rule in ALL_RULES}

@@ -41,28 +41,71 @@ class Configuration:
     new_callable: bool = False
 
 
+@dataclass(eq=False)
+class PartialSite:
+    """A mock with a block above it, or a partial mock without one: the mocked
+    function (when known), what the mock gives and what it leaves out."""
+
+    site: MockSite
+    block: Block | None
+    function: Value | None = None
+    given: frozenset[Outcome] = frozenset()
+    missing: list[Outcome] = field(default_factory=list)
+    shown_name: str = ""
+
+
 def check(analysis: Analysis) -> Iterator[Finding]:
-    lines = analysis.annotations.lines
-    blocks = parse_blocks(lines) if "mock-partial" in analysis.source else []
-    if blocks:
-        blocks = _outside_strings(analysis, blocks)
-    by_opener = {block.line: block for block in blocks}
+    blocks = blocks_of(analysis)
     attached: set[int] = set()
-    configurations: dict[int, Configuration] | None = None
-    for site in analysis.module.sites:
-        block = _block_above(lines, site.call.lineno, by_opener)
-        scope = site.owner.qualname
+    for partial in partial_sites(analysis, blocks):
+        site, block, scope = partial.site, partial.block, partial.site.owner.qualname
         if block is not None:
             if block.line not in attached:
                 attached.add(block.line)
                 for problem in malformed(analysis, block):
-                    yield analysis.finding(site.call, MALFORMED_MOCK_PARTIAL.symbol, _malformed_message(block, problem), scope)
+                    yield analysis.finding(
+                        site.call, MALFORMED_MOCK_PARTIAL.symbol, _malformed_message(block, problem), scope
+                    )
             continue
-        if site.kind not in _FUNCTION_SITES or len(site.targets) != 1:
+        yield analysis.finding(
+            site.call, UNDOCUMENTED_PARTIAL_MOCK.symbol,
+            _partial_message(partial.shown_name, partial.given, partial.missing), scope,
+        )
+    lines = analysis.annotations.lines
+    for block in blocks:
+        if block.line not in attached:
+            yield Finding(
+                path=analysis.path, line=block.line, column=lines[block.line - 1].index("#"),
+                symbol=MALFORMED_MOCK_PARTIAL.symbol,
+                message=f"The '# mock-partial:' block on line {block.line} is not directly above a mock "
+                "call or its decorator, so it documents nothing; move it above the mock it describes.",
+                end_line=block.end_line, scope="", statement=lines[block.line - 1].strip(),
+            )
+
+
+def blocks_of(analysis: Analysis) -> list[Block]:
+    """The file's ``# mock-partial:`` blocks (text inside strings excluded)."""
+    if "mock-partial" not in analysis.source:
+        return []
+    blocks = parse_blocks(analysis.annotations.lines)
+    return _outside_strings(analysis, blocks) if blocks else []
+
+
+def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSite]:
+    """Every mock with a block directly above it, and every partial mock without one."""
+    lines = analysis.annotations.lines
+    by_opener = {block.line: block for block in blocks}
+    configurations: dict[int, Configuration] | None = None
+    for site in analysis.module.sites:
+        block = _block_above(lines, site.call.lineno, by_opener)
+        function: Value | None = None
+        target = site.targets[0] if site.kind in _FUNCTION_SITES and len(site.targets) == 1 else None
+        if target is not None:
+            function = _target_function(analysis, target.value)
+        if block is not None:
+            yield PartialSite(site, block, function, shown_name=_shown_name(target, function) if target and function else "")
             continue
-        target = site.targets[0]
-        function = _target_function(analysis, target.value)
-        if function is None or function.function is None:
+        if target is None or function is None or function.function is None:
             continue
         real = function_outcomes(function.function)
         if real is None or len(real) < 2:
@@ -74,18 +117,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             continue
         missing = left_out(real, given)
         if missing:
-            yield analysis.finding(
-                site.call, UNDOCUMENTED_PARTIAL_MOCK.symbol, _partial_message(_shown_name(target, function), given, missing), scope
-            )
-    for block in blocks:
-        if block.line not in attached:
-            yield Finding(
-                path=analysis.path, line=block.line, column=lines[block.line - 1].index("#"),
-                symbol=MALFORMED_MOCK_PARTIAL.symbol,
-                message=f"The '# mock-partial:' block on line {block.line} is not directly above a mock "
-                "call or its decorator, so it documents nothing; move it above the mock it describes.",
-                end_line=block.end_line, scope="", statement=lines[block.line - 1].strip(),
-            )
+            yield PartialSite(site, None, function, given, missing, _shown_name(target, function))
 
 
 def _outside_strings(analysis: Analysis, blocks: list[Block]) -> list[Block]:

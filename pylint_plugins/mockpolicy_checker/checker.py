@@ -20,12 +20,14 @@ from mockpolicy.baseline import BaselineError
 from mockpolicy.engine import engine_for
 from mockpolicy.findings import Finding
 from mockpolicy.project import ConfigError
-from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR
+from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR, COVERAGE_RULES
 
 if TYPE_CHECKING:
     from astroid import nodes
 
-SYMBOLS = tuple(rule.symbol for rule in ALL_RULES)
+# Coverage-based rules need a test run's data: only `mockpolicy branches` reports them.
+STATIC_RULES = tuple(rule for rule in ALL_RULES if rule.symbol not in COVERAGE_RULES)
+SYMBOLS = tuple(rule.symbol for rule in STATIC_RULES)
 
 
 class MockPolicyChecker(BaseChecker):
@@ -34,7 +36,7 @@ class MockPolicyChecker(BaseChecker):
     name = "mockpolicy"
     msgs = {
         rule.msgid: ("%s", rule.symbol, rule.summary, {"scope": WarningScope.LINE})
-        for rule in ALL_RULES
+        for rule in STATIC_RULES
     }
 
     @only_required_for_messages(*SYMBOLS)

@@ -1,0 +1,135 @@
+"""Reading coverage.py's data file (``.coverage``, SQLite) with SQL: the one
+place that knows its tables.
+
+Per-test data comes from ``pytest --cov-branch --cov-context=test``: each
+context is ``NODEID|setup``, ``NODEID|run`` or ``NODEID|teardown``, possibly
+after a static context (``[run] context = shard1``) and a ``|``. Only the
+``run`` phase counts as a test executing code. The file is opened read-only
+and read file by file, only for the files a check needs.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+PHASE_RUN = "|run"
+_PHASES = ("|run", "|setup", "|teardown")
+_REQUIRED_TABLES = frozenset({"meta", "file", "context", "arc"})
+HOW_TO_RUN = "pytest --cov=<your package> --cov-branch --cov-context=test"
+
+Arc = tuple[int, int]
+
+
+class CoverageDataError(Exception):
+    """The data file is missing, unreadable or lacks what ``branches`` needs."""
+
+
+def node_id_of(context: str) -> tuple[str, str] | None:
+    """``(node id, phase)`` of a pytest-cov context, a static prefix dropped; None for others."""
+    for phase in _PHASES:
+        if context.endswith(phase):
+            node = context[: -len(phase)]
+            while "|" in node and "::" not in node.partition("|")[0]:
+                node = node.partition("|")[2]  # a static context (shard1|...)
+            return (node, phase[1:]) if node else None
+    return None
+
+
+class CoverageData:
+    """One data file. ``tests`` maps each pytest node id to its ``run`` context ids."""
+
+    def __init__(self, path: Path, root: Path) -> None:
+        self.path = path
+        self.root = root
+        shown = str(path)
+        if not path.is_file():
+            raise CoverageDataError(f"{shown} does not exist; create it with `{HOW_TO_RUN}`.")
+        try:
+            self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.Error as exc:
+            raise CoverageDataError(f"{shown} is not a coverage.py data file ({exc}).") from None
+        if not _REQUIRED_TABLES <= tables:
+            raise CoverageDataError(f"{shown} is not a coverage.py data file (it has no arc, file or context table).")
+        meta = dict(self._rows("SELECT key, value FROM meta"))
+        if meta.get("has_arcs") not in ("1", "true", "True"):
+            raise CoverageDataError(
+                f"{shown} holds line coverage only; re-run with --cov-branch (`{HOW_TO_RUN}`)."
+            )
+        self.version = str(meta.get("version", ""))
+        self.tests: dict[str, set[int]] = {}
+        for context_id, context in self._rows("SELECT id, context FROM context"):
+            parsed = node_id_of(str(context))
+            if parsed is not None and parsed[1] == "run":
+                self.tests.setdefault(parsed[0], set()).add(context_id)
+        if not self.tests:
+            raise CoverageDataError(
+                f"{shown} has no per-test contexts; re-run with --cov-context=test (`{HOW_TO_RUN}`); "
+                'on Python 3.14+ also set `[run] core = "ctrace"`, since the sys.monitoring core drops them.'
+            )
+        self.files: dict[str, int] = {}
+        for file_id, measured in self._rows("SELECT id, path FROM file"):
+            self.files[_relative(Path(str(measured)), root)] = file_id
+        self._arcs: dict[int, dict[int, set[Arc]]] = {}
+
+    def _rows(self, sql: str, parameters: Iterable[object] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return list(self._db.execute(sql, tuple(parameters)))
+        except sqlite3.Error as exc:
+            raise CoverageDataError(f"{self.path} cannot be read ({exc}).") from None
+
+    def file_id(self, relative: str) -> int | None:
+        """The id of a measured file given relative to the project root; a file
+        measured elsewhere (another checkout, combined data) matches by suffix."""
+        found = self.files.get(relative)
+        if found is not None:
+            return found
+        suffix = "/" + relative
+        matches = [file_id for path, file_id in self.files.items() if path.endswith(suffix)]
+        return matches[0] if len(matches) == 1 else None
+
+    def arcs(self, file_id: int) -> dict[int, set[Arc]]:
+        """Executed arcs of one file, by context id (one query, cached)."""
+        cached = self._arcs.get(file_id)
+        if cached is None:
+            cached = {}
+            for context_id, start, end in self._db.execute(
+                "SELECT context_id, fromno, tono FROM arc WHERE file_id = ?", (file_id,)
+            ):
+                cached.setdefault(context_id, set()).add((start, end))
+            self._arcs[file_id] = cached
+        return cached
+
+    def matching_tests(self, test_id: str) -> list[str]:
+        """The node ids in the data that ``test_id`` names: the test itself, its
+        parametrised cases, every test of a class, or every test of a file."""
+        test_id = test_id.strip()
+        found = [
+            node for node in self.tests
+            if node == test_id or node.startswith(test_id + "[") or node.startswith(test_id + "::")
+        ]
+        return sorted(found)
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def executed_lines(arcs: Iterable[Arc]) -> set[int]:
+    """Lines that ran, read from arcs (negative numbers are entries and exits)."""
+    lines: set[int] = set()
+    for start, end in arcs:
+        if start > 0:
+            lines.add(start)
+        if end > 0:
+            lines.add(end)
+    return lines
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except (ValueError, OSError):
+        return path.as_posix()
