@@ -164,6 +164,17 @@ def shrink(baseline: Baseline, current: Counter[Identity], covered: Iterable[str
     return Baseline(counts, excerpts), sorted(changed)
 
 
+def select(baseline: Baseline, rules: frozenset[str], keep: bool = True) -> Baseline:
+    """The entries of ``baseline`` whose rule is in ``rules`` (or, with ``keep=False``, is not)."""
+    counts = {i: c for i, c in baseline.counts.items() if (i.rule in rules) == keep}
+    return Baseline(counts, {i: baseline.excerpts[i] for i in counts if i in baseline.excerpts})
+
+
+def merge(first: Baseline, second: Baseline) -> Baseline:
+    """Entries of both (``second``'s count wins for an identity in both)."""
+    return Baseline({**first.counts, **second.counts}, {**first.excerpts, **second.excerpts})
+
+
 def compare(
     baseline: Baseline, findings: Iterable[Finding], covers: Callable[[str], bool]
 ) -> tuple[list[Finding], list[tuple[Identity, int, int]]]:

@@ -17,13 +17,14 @@ from pathlib import Path
 
 from mockpolicy import __version__, baseline, gitio
 from mockpolicy.baseline import BaselineError
+from mockpolicy.coverage_data import CoverageDataError
 from mockpolicy.engine import engine_for
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, render
 from mockpolicy.gitio import GitError
 from mockpolicy.identity import Identity, count_identities
 from mockpolicy.project import ConfigError, Project, find_root, load_project
-from mockpolicy.rules import ALL_RULES, doc_text, lookup
+from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, doc_text, lookup
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
@@ -58,6 +59,11 @@ def _parser() -> argparse.ArgumentParser:
     record = analysing("baseline", "record every current finding in the baseline file")
     record.add_argument("--force", action="store_true", help="replace an existing baseline file")
     analysing("prune", "drop baseline entries that no longer match and lower counts")
+    branches = analysing("branches", "check '# mock-partial:' blocks against coverage data of a test run")
+    branches.add_argument("--data", default=".coverage", metavar="FILE", help="coverage data file (default: .coverage)")
+    branches.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    branches.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
+    branches.add_argument("--fix", action="store_true", help="rewrite the blocks' 'untested:' lines from the data")
     explain = commands.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("rule", help="a rule symbol (first-party-mock) or message id (W7301)")
     return parser
@@ -78,13 +84,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "explain":
             return _explain(args.rule)
+        if args.command == "branches":
+            return _branches(args.paths, Path(args.data), args.format, args.no_baseline, args.fix)
         run = _collect(args.paths, args.jobs)
         if args.command == "baseline":
             return _record(run, args.force)
         if args.command == "prune":
             return _prune(run)
         return _check(run, args.format, args.no_baseline, args.allow_stale, args.base)
-    except (UsageError, ConfigError, BaselineError, GitError) as exc:
+    except (UsageError, ConfigError, BaselineError, GitError, CoverageDataError) as exc:
         print(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -124,6 +132,57 @@ class Run:
 
 
 def _collect(paths: list[str], jobs: int) -> Run:
+    project, roots = _project_and_roots(paths)
+    files = sorted(set(_python_files(roots)))
+    return Run(project, roots, files, analyse_files(files, jobs))
+
+
+def _branches(paths: list[str], data_path: Path, fmt: str, no_baseline: bool, fix: bool) -> int:
+    """``mockpolicy branches``: coverage-based findings; with ``fix``, rewrite the blocks first."""
+    from mockpolicy import branches
+    from mockpolicy.coverage_data import CoverageData
+
+    project, roots = _project_and_roots(paths)
+    data = CoverageData(data_path, project.root)
+    _warn_about_sysmon(project)
+    files = sorted(set(_python_files(roots)))
+    engine = engine_for(files[0]) if files else None
+    if engine is None:
+        return EXIT_OK
+    sources = branches.Sources()
+    mocks = branches.collect(engine, files, sources, undocumented=fix)
+    findings, missing = branches.check(engine, data, mocks, sources)
+    if fix:
+        for relative in branches.fix(project.root, mocks, missing, findings):
+            print(f"mockpolicy: rewrote the '# mock-partial:' blocks of {relative}", file=sys.stderr)
+        data.close()
+        return _branches(paths, data_path, fmt, no_baseline, fix=False)
+    data.close()
+    findings.sort()
+    path = project.baseline_path
+    if not no_baseline and path.exists():
+        allowed = baseline.select(baseline.load(path), COVERAGE_RULES)
+        findings, _ = baseline.compare(allowed, findings, lambda relative: False)
+    sys.stdout.write(render(findings, fmt))
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def _warn_about_sysmon(project: Project) -> None:
+    """Python 3.14+ makes coverage default to sys.monitoring, which records no
+    per-test contexts; say so when the project does not pin the ctrace core."""
+    if sys.version_info < (3, 14):
+        return
+    configured = os.environ.get("COVERAGE_CORE", "")
+    for name in (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"):
+        config = project.root / name
+        if config.is_file() and "ctrace" in config.read_text(encoding="utf-8", errors="replace"):
+            configured = "ctrace"
+    if configured != "ctrace":
+        print('mockpolicy: warning: on Python 3.14+ coverage needs `[run] core = "ctrace"` (or COVERAGE_CORE=ctrace) '
+              "to record per-test contexts; without it the data may be silently incomplete.", file=sys.stderr)
+
+
+def _project_and_roots(paths: list[str]) -> tuple[Project, list[Path]]:
     if paths:
         roots = [Path(p) for p in paths]
         for root in roots:
@@ -133,9 +192,7 @@ def _collect(paths: list[str], jobs: int) -> Run:
     else:
         project = load_project(find_root(Path.cwd()))
         roots = list(project.test_paths)
-    roots = [root.resolve() for root in roots]
-    files = sorted(set(_python_files(roots)))
-    return Run(project, roots, files, analyse_files(files, jobs))
+    return project, [root.resolve() for root in roots]
 
 
 def _check(run: Run, fmt: str, no_baseline: bool, allow_stale: bool, base: str | None) -> int:
@@ -145,7 +202,8 @@ def _check(run: Run, fmt: str, no_baseline: bool, allow_stale: bool, base: str |
     current = baseline.Baseline.empty()
     if not no_baseline and path.exists():
         current = baseline.load(path)
-        findings, stale = baseline.compare(current, run.findings, run.covers)
+        static = baseline.select(current, COVERAGE_RULES, keep=False)  # coverage entries are `branches`' to judge
+        findings, stale = baseline.compare(static, run.findings, run.covers)
     sys.stdout.write(render(findings, fmt))
     shown = run.project.relative(path)
     for identity, allowed, found in stale:
@@ -183,8 +241,10 @@ def _record(run: Run, force: bool) -> int:
     if path.exists():
         if not force:
             raise UsageError(f"{shown} already exists; use --force to replace it, or `mockpolicy prune` to shrink it.")
-        baseline.load(path)  # a broken file is reported, never silently replaced
-    recorded = baseline.from_findings(run.findings)
+        kept = baseline.select(baseline.load(path), COVERAGE_RULES)  # a broken file is reported, never replaced
+    else:
+        kept = baseline.Baseline.empty()
+    recorded = baseline.merge(baseline.from_findings(run.findings), kept)
     baseline.write(path, recorded)
     total = sum(recorded.counts.values())
     print(f"{shown}: recorded {total} finding(s) in {len(recorded.counts)} entr{'y' if len(recorded.counts) == 1 else 'ies'}.")
@@ -196,7 +256,10 @@ def _prune(run: Run) -> int:
     shown = run.project.relative(path)
     before = baseline.load(path)
     current = count_identities(f for f in run.findings if f.symbol not in baseline.NEVER_BASELINED)
-    covered = [identity.path for identity in before.counts if run.covers(identity.path)]
+    covered = [
+        identity.path for identity in before.counts
+        if run.covers(identity.path) and identity.rule not in COVERAGE_RULES
+    ]
     after, changed = baseline.shrink(before, current, covered)
     for identity, old, new in changed:
         what = "removed" if new == 0 else f"lowered {old} -> {new}"

@@ -137,12 +137,18 @@ def exception_name(expr: ast.expr) -> str | None:
     builtin = getattr(builtins, name, None)
     if isinstance(builtin, type) and issubclass(builtin, BaseException):
         return name
-    return name if name.endswith(_EXCEPTION_SUFFIXES) else None
+    if name.endswith(_EXCEPTION_SUFFIXES):
+        return name
+    return name if name[0].isupper() and not name.isupper() else None  # a class, by naming convention
 
 
 def _raised(function: FunctionNode) -> Iterator[Outcome]:
     """The exceptions ``function`` raises itself and does not catch itself."""
-    yield from _raised_in(function.body, caught=())
+    arguments = function.args
+    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    for outcome in _raised_in(function.body, caught=()):
+        if outcome.value not in parameters:  # `except catch: raise` re-raises what the caller chose
+            yield outcome
 
 
 def _raised_in(body: Iterable[ast.stmt], caught: tuple[str, ...], handling: tuple[str, ...] = ()) -> Iterator[Outcome]:
@@ -199,6 +205,9 @@ def _falls_through(body: list[ast.stmt]) -> bool:
         return _falls_through(last.body) or _falls_through(last.orelse)
     if isinstance(last, ast.While) and isinstance(last.test, ast.Constant) and last.test.value:
         return any(isinstance(node, ast.Break) for node in ast.walk(last))
+    if isinstance(last, ast.For) and isinstance(last.iter, ast.Call) and _last_name(last.iter.func) in ("count", "cycle", "repeat"):
+        if not (_last_name(last.iter.func) == "repeat" and len(last.iter.args) > 1):
+            return any(isinstance(node, ast.Break) for node in ast.walk(last))  # an endless iterator
     if isinstance(last, (ast.With, ast.AsyncWith)):
         return _falls_through(last.body)
     if isinstance(last, ast.Try):

@@ -153,7 +153,10 @@ def test_find_branch_says_what_is_missing_and_ignores_nested_functions() -> None
         ("def f(x):\n    try:\n        raise KeyError(x)\n    except KeyError:\n        return -1\n", {"returns -1"}),
         ("def f(x):\n    while True:\n        return 1\n", {"returns 1"}),
         ("def f(x):\n    if x:\n        return 1\n    else:\n        raise errors.Bad(x)\n",
-         {"returns 1", "raises an exception"}),
+         {"returns 1", "raises Bad"}),
+        ("def f(x):\n    if x:\n        return 1\n    raise error\n", {"returns 1", "raises an exception"}),
+        ("def f(x, catch):\n    for n in count():\n        try:\n            return x()\n        except catch:\n            raise\n",
+         {"returns a value"}),
     ],
 )
 def test_outcomes_of_real_functions(source: str, expected: set[str]) -> None:

@@ -96,6 +96,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     lines = analysis.annotations.lines
     by_opener = {block.line: block for block in blocks}
     configurations: dict[int, Configuration] | None = None
+    candidates: list[tuple[MockSite, Value, frozenset[Outcome], frozenset[Outcome], Target]] = []
     for site in analysis.module.sites:
         block = _block_above(lines, site.call.lineno, by_opener)
         function: Value | None = None
@@ -103,7 +104,8 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         if target is not None:
             function = _target_function(analysis, target.value)
         if block is not None:
-            yield PartialSite(site, block, function, shown_name=_shown_name(target, function) if target and function else "")
+            shown = _shown_name(target, function) if target is not None and function is not None else ""
+            yield PartialSite(site, block, function, shown_name=shown)
             continue
         if target is None or function is None or function.function is None:
             continue
@@ -113,9 +115,15 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         if configurations is None:
             configurations = _configurations(analysis)
         given = _mock_outcomes(analysis, site, target, configurations.get(id(site), Configuration()))
-        if not given:
-            continue
-        missing = left_out(real, given)
+        if given:
+            candidates.append((site, function, real, given, target))
+    # Several mocks of one function in one test together give the union of their outcomes.
+    together: dict[tuple[int, str, str], set[Outcome]] = {}
+    for site, function, _, given, _ in candidates:
+        together.setdefault((id(site.owner), function.module, function.qualname), set()).update(given)
+    for site, function, real, given, target in candidates:
+        union = frozenset(together[(id(site.owner), function.module, function.qualname)])
+        missing = left_out(real, union)
         if missing:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function))
 

@@ -29,22 +29,47 @@ def test_assigned_later(read):
     assert gates.run_gates("x") is None
 
 
-def test_side_effects(mocker):
+def test_side_effect_raises(mocker):
     mocker.patch("shopfp.gates.read_evidence", side_effect=KeyError("x"))  # [undocumented-partial-mock]
+
+
+def test_side_effect_covers_all(mocker):
     mocker.patch(  # covers every outcome: not partial
         "shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY", KeyError("x")], autospec=True
     )
+
+
+def test_side_effect_assigned(mocker):
     spy = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # [undocumented-partial-mock]
     spy.side_effect = ["APPROVED", "RETRY"]
+
+
+def test_side_effect_function(mocker):
     mocker.patch("shopfp.gates.read_evidence", side_effect=lambda name: name)  # a fake with logic: not judged
 
 
-def test_stdlib_targets(monkeypatch):
+def test_two_patches_together_cover_the_target():
+    with patch("shopfp.gates.is_open", return_value=True, autospec=True):
+        assert gates.is_open("x")
+    with patch("shopfp.gates.is_open", return_value=False, autospec=True):
+        assert not gates.is_open("x")
+
+
+def test_stdlib_default_mock():
     with patch("os.path.exists", autospec=True):  # [undocumented-partial-mock]
         assert os.path.exists("x")
+
+
+def test_stdlib_both_ways():
     with patch("os.path.exists", autospec=True) as exists:  # configured both ways: not partial
         exists.side_effect = [True, False]
+
+
+def test_stdlib_lambdas(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)  # [undocumented-partial-mock]
+
+
+def test_stdlib_fake_with_logic(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: name)  # depends on its argument: not judged
 
 
