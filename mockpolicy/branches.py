@@ -371,7 +371,8 @@ def _undocumented(engine: Engine, data: CoverageData, mock: MockUnderTest, runs:
                     arcs = _arm_arcs(parsed, node, arm)
                     if not arcs or any(arcs & taken for taken in by_context.values()):
                         continue
-                    reference = BranchRef(arm, qualname, ast.unparse(node.test))
+                    condition = " ".join((ast.get_source_segment(text, node.test) or ast.unparse(node.test)).split())
+                    reference = BranchRef(arm, qualname, condition)
                     if not _listed_in(mock, reference, relative, arcs):
                         found.append(Missing(reference, relative, line))
     return found

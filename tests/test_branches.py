@@ -1,0 +1,194 @@
+"""`mockpolicy branches` on coverage data made by real pytest-cov runs in
+subprocesses: every finding, --fix, xdist and combined shards, bad data."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import mockpolicy, run, write_tree
+from mockpolicy import coverage_parser
+
+PROJECT = {
+    "pyproject.toml": """
+        [project]
+        name = "app"
+        version = "0"
+        [tool.pytest.ini_options]
+        pythonpath = ["src"]
+        """,
+    "src/app/__init__.py": "",
+    "src/app/gates.py": """
+        def read_evidence(name):
+            if name.startswith("r"):
+                return "RETRY"
+            return "APPROVED"
+
+
+        def run_gates(name):
+            status = read_evidence(name)
+            if status == "APPROVED":
+                return True
+            try:
+                return helper(name)
+            except KeyError:
+                return False
+
+
+        def helper(name):
+            raise KeyError(name)
+
+
+        def never_called(flag):
+            if flag:
+                return 1
+            return 2
+        """,
+    "tests/test_gates.py": """
+        from unittest.mock import patch
+
+        from app import gates
+
+
+        # mock-partial: the critic always approves here
+        #   untested: app.gates.run_gates: if status == "APPROVED"
+        #   untested: app.gates.run_gates: except KeyError; covered by tests/test_gates.py::test_retry
+        #   untested: app.gates.never_called: if flag
+        #   untested: app.gates.run_gates: if status == "GONE"
+        #   reason: covered by tests/test_gates.py::test_missing
+        @patch("app.gates.read_evidence", return_value="APPROVED", autospec=True)
+        def test_approved(read):
+            assert gates.run_gates("x")
+
+
+        @patch("app.gates.read_evidence", return_value="APPROVED", autospec=True)
+        def test_undocumented(read):
+            assert gates.run_gates("y")
+
+
+        def test_retry():
+            assert not gates.run_gates("r")
+        """,
+}
+
+
+def _pytest_cov(root: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+    result = run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=app", *extra, "tests"],
+        cwd=root, env=env,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return write_tree(tmp_path, PROJECT)
+
+
+def _findings(root: Path, *args: str) -> list[tuple[int, str]]:
+    result = mockpolicy("branches", "--format", "json", *args, cwd=root)
+    assert result.returncode in (0, 1), result.stderr
+    return sorted((f["line"], f["symbol"]) for f in json.loads(result.stdout))
+
+
+EXPECTED = [
+    (7, "stale-untested-branch-doc"),  # test_approved runs the if-arm it says it leaves untested
+    (9, "uncovered-documented-branch"),  # no test calls never_called
+    (10, "unknown-branch-reference"),  # no such condition
+    (11, "unverified-coverage-claim"),  # test_missing is not in the data
+    (11, "unverified-coverage-claim"),
+    (12, "undocumented-untested-branch"),  # the else arm of the status test is never taken
+]
+
+
+def test_every_finding_from_a_real_run(project: Path) -> None:
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    assert _findings(project) == EXPECTED
+    text = mockpolicy("branches", cwd=project)
+    assert text.returncode == 1
+    assert "untested: app.gates.run_gates: else status == \"APPROVED\"" in text.stdout
+    assert "tests/test_gates.py::test_approved executes it" in text.stdout
+
+
+def test_a_claim_that_names_a_test_that_does_not_execute_the_branch(project: Path) -> None:
+    test_file = project / "tests/test_gates.py"
+    test_file.write_text(test_file.read_text().replace("test_missing", "test_undocumented"))
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    result = mockpolicy("branches", cwd=project)
+    assert "claims tests/test_gates.py::test_undocumented executes" in result.stdout
+
+
+def test_xdist_and_combined_shards_give_the_same_findings(project: Path) -> None:
+    _pytest_cov(project, "--cov-branch", "--cov-context=test", "-n", "2")
+    assert _findings(project) == EXPECTED
+    (project / ".coverage").unlink()
+    for shard, selection in (("shard1", "test_approved or test_undocumented"), ("shard2", "test_retry")):
+        (project / f".coveragerc-{shard}").write_text(f"[run]\ncontext = {shard}\nbranch = true\n")
+        _pytest_cov(
+            project, "--cov-context=test", f"--cov-config=.coveragerc-{shard}", "-k", selection,
+            env={"COVERAGE_FILE": f".coverage.{shard}"},
+        )
+    combined = run([sys.executable, "-m", "coverage", "combine", ".coverage.shard1", ".coverage.shard2"], cwd=project)
+    assert combined.returncode == 0, combined.stderr
+    contexts = [row[0] for row in sqlite3.connect(project / ".coverage").execute("SELECT context FROM context")]
+    assert any(c.startswith("shard1|tests/") for c in contexts)
+    assert _findings(project) == EXPECTED
+
+
+def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    test_file = project / "tests/test_gates.py"
+    before = test_file.read_text()
+    first = mockpolicy("branches", "--fix", cwd=project)
+    after = test_file.read_text()
+    assert "rewrote" in first.stderr
+    code = lambda text: [line for line in text.splitlines() if not line.lstrip().startswith("#")]  # noqa: E731
+    assert code(after) == code(before)
+    assert '#   untested: app.gates.run_gates: if status == "APPROVED"' not in after  # stale: dropped
+    assert "#   untested: app.gates.run_gates: except KeyError; covered by tests/test_gates.py::test_retry" in after
+    new_entry = '#   untested: app.gates.run_gates: else status == "APPROVED"; <say why this stays untested>'
+    assert after.count(new_entry) == 2  # added to the block, and in a new block above the undocumented mock
+    assert "# mock-partial: app.gates.read_evidence returns \"APPROVED\"" in after
+    second = mockpolicy("branches", "--fix", cwd=project)
+    assert test_file.read_text() == after and "rewrote" not in second.stderr
+    check = mockpolicy("check", "--format", "json", cwd=project)
+    placeholders = [f for f in json.loads(check.stdout) if "gives no reason" in f["message"]]
+    assert len(placeholders) == 2  # the placeholder keeps malformed-mock-partial reporting
+
+
+def test_refuses_data_it_cannot_use(project: Path) -> None:
+    missing = mockpolicy("branches", cwd=project)
+    assert missing.returncode == 2 and ".coverage does not exist" in missing.stderr
+    (project / ".coverage").write_bytes(b"this is not sqlite at all" * 100)
+    corrupt = mockpolicy("branches", cwd=project)
+    assert corrupt.returncode == 2 and "is not a coverage.py data file" in corrupt.stderr
+    assert "Traceback" not in corrupt.stderr
+    (project / ".coverage").unlink()
+    _pytest_cov(project, "--cov-context=test")
+    lines_only = mockpolicy("branches", cwd=project)
+    assert lines_only.returncode == 2 and "--cov-branch" in lines_only.stderr
+    (project / ".coverage").unlink()
+    _pytest_cov(project, "--cov-branch")
+    no_contexts = mockpolicy("branches", cwd=project)
+    assert no_contexts.returncode == 2 and "--cov-context=test" in no_contexts.stderr
+    other = mockpolicy("branches", "--data", "elsewhere.db", cwd=project)
+    assert other.returncode == 2 and "elsewhere.db does not exist" in other.stderr
+
+
+def test_private_parser_agrees_with_the_public_json_report(project: Path) -> None:
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    report = run([sys.executable, "-m", "coverage", "json", "-o", "cov.json"], cwd=project)
+    assert report.returncode == 0, report.stderr
+    files = json.loads((project / "cov.json").read_text())["files"]
+    source_file = next(name for name in files if name.endswith("gates.py"))
+    data = files[source_file]
+    public = {tuple(arc) for arc in [*data["executed_branches"], *data["missing_branches"]]}
+    parsed = coverage_parser.parse((project / source_file).read_text(), source_file)
+    assert parsed is not None
+    branch_lines = {start for start, _ in public}
+    ours = {arc for arc in parsed.arcs if arc[0] in branch_lines}
+    assert ours == public and len(public) >= 6
