@@ -12,6 +12,7 @@ reference) or the arc itself.
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,9 +22,10 @@ from mockpolicy import coverage_parser
 from mockpolicy.checks.partial_mocks import PartialSite, blocks_of, partial_sites
 from mockpolicy.coverage_data import Arc, CoverageData, executed_lines
 from mockpolicy.coverage_parser import ParsedSource
-from mockpolicy.engine import Analysis, Engine
+from mockpolicy.engine import Analysis, Engine, engine_for
 from mockpolicy.findings import Finding
 from mockpolicy.index import module_name_for
+from mockpolicy.project import Project
 from mockpolicy.partials import REASON_PLACEHOLDER, Block, BranchRef, Entry, find_branch, normalized_expression, own_nodes
 from mockpolicy.resolve import Kind, Scope, Value
 from mockpolicy.rules import (
@@ -249,6 +251,45 @@ def _arm_arcs(parsed: ParsedSource, node: ast.If | ast.While, arm: str) -> set[A
     return {(line, d) for d in destinations if d != true_destination}
 
 
+def coverage_findings(project: Project, files: list[Path], data_path: Path, fix: bool = False) -> list[Finding]:
+    """Coverage-based findings for the blocks in ``files`` (paths relative to the
+    project root, sorted). With ``fix``, the blocks are rewritten first and the
+    findings are those of the rewritten files. Raises ``CoverageDataError``
+    for data it cannot use."""
+    data = CoverageData(data_path, project.root)
+    try:
+        warn_about_sysmon(project)
+        if not files:
+            return []
+        engine = engine_for(files[0])
+        sources = Sources()
+        mocks = collect(engine, files, sources, undocumented=fix)
+        findings, missing = check(engine, data, mocks, sources)
+        if fix:
+            for relative in rewrite(project.root, mocks, missing, findings):
+                print(f"mockpolicy: rewrote the '# mock-partial:' blocks of {relative}", file=sys.stderr)
+            sources = Sources()
+            findings, _ = check(engine, data, collect(engine, files, sources, undocumented=False), sources)
+        return sorted(findings)
+    finally:
+        data.close()
+
+
+def warn_about_sysmon(project: Project) -> None:
+    """Python 3.14+ makes coverage default to sys.monitoring, which records no
+    per-test contexts; say so when nothing pins the ctrace core."""
+    if sys.version_info < (3, 14):
+        return
+    pinned = os.environ.get("COVERAGE_CORE", "") == "ctrace"
+    for name in (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"):
+        config = project.root / name
+        if config.is_file() and "ctrace" in config.read_text(encoding="utf-8", errors="replace"):
+            pinned = True
+    if not pinned:
+        print('mockpolicy: warning: on Python 3.14+ set coverage\'s `[run] core = "ctrace"` (or COVERAGE_CORE=ctrace): '
+              "the default sys.monitoring core records no per-test contexts.", file=sys.stderr)
+
+
 # -- checking -----------------------------------------------------------
 
 
@@ -272,7 +313,7 @@ def check(engine: Engine, data: CoverageData, mocks: list[MockUnderTest], source
                 f"The test never takes this branch, which depends on the mocked call: "
                 f"{reference_missing.reference} ({reference_missing.file}:{reference_missing.line}); "
                 f"add '#   {text}; <reason>' to the block, or test that branch."
-            )))
+            ), text))
         for documented in mock.documented:
             findings.extend(_check_entry(data, mock, documented, runs, all_runs))
     return findings, missing_by_mock
@@ -285,7 +326,8 @@ def _check_entry(
     assert mock.block is not None
     if documented.problem is not None:
         yield _finding(mock, entry.line, UNKNOWN_BRANCH_REFERENCE.symbol,
-                       f"'{entry.reference_text}' names no branch in today's source: {documented.problem}.")
+                       f"'{entry.reference_text}' names no branch in today's source: {documented.problem}.",
+                       entry.reference_text)
         return
     arm = documented.arm
     if arm is None:
@@ -305,7 +347,7 @@ def _check_entry(
         yield _finding(mock, entry.line, STALE_UNTESTED_BRANCH_DOC.symbol, (
             f"'{entry.reference_text}' is documented as untested, but {_listed(executing)} "
             "executes it; remove the entry (or the mock no longer narrows this branch)."
-        ))
+        ), entry.reference_text)
     claim = mock.block.claim_of(entry)
     if claim is not None:
         named = {test_id: data.matching_tests(test_id) for test_id in claim.test_ids}
@@ -315,17 +357,17 @@ def _check_entry(
             yield _finding(mock, claim.line, UNVERIFIED_COVERAGE_CLAIM.symbol, (
                 f"'covered by' names {_listed(absent)}, absent from the coverage data; "
                 f"fix the id or run that test, then re-check '{entry.reference_text}'."
-            ))
+            ), f"{entry.reference_text} covered by {', '.join(claim.test_ids)}")
         elif not any(executed_by(data.tests[node]) for node in claimed):
             yield _finding(mock, claim.line, UNVERIFIED_COVERAGE_CLAIM.symbol, (
                 f"'covered by' claims {_listed(sorted(claim.test_ids))} executes "
                 f"'{entry.reference_text}', but no such test does."
-            ))
+            ), f"{entry.reference_text} covered by {', '.join(claim.test_ids)}")
     if not executed_by(all_runs):
         yield _finding(mock, entry.line, UNCOVERED_DOCUMENTED_BRANCH.symbol, (
             f"No test executes '{entry.reference_text}': the documentation hides a real hole; "
             "write a test that takes this branch."
-        ))
+        ), entry.reference_text)
 
 
 def _listed(items: list[str]) -> str:
@@ -333,12 +375,14 @@ def _listed(items: list[str]) -> str:
     return shown + (f" and {len(items) - 3} more" if len(items) > 3 else "")
 
 
-def _finding(mock: MockUnderTest, line: int, symbol: str, message: str) -> Finding:
+def _finding(mock: MockUnderTest, line: int, symbol: str, message: str, about: str) -> Finding:
+    """A finding on ``line``; its identity is the mock's statement plus ``about``
+    (the entry or claim it concerns), so it survives edits that move lines."""
     on_site = line == mock.site_line
     return Finding(
         path=mock.path, line=line, column=mock.column if on_site else 0, symbol=symbol, message=message,
         end_line=mock.end_line if on_site else None, end_column=mock.end_column if on_site else None,
-        scope=mock.scope, statement=mock.statement if on_site else f"{mock.statement}\n{line - mock.site_line}",
+        scope=mock.scope, statement=f"{mock.statement}\n# {about}",
     )
 
 
@@ -455,7 +499,7 @@ def _listed_in(mock: MockUnderTest, reference: BranchRef, relative: str, arcs: s
 # -- rewriting ------------------------------------------------------------
 
 
-def fix(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Missing]], findings: list[Finding]) -> list[str]:
+def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Missing]], findings: list[Finding]) -> list[str]:
     """Rewrite blocks from the data: drop stale entries, add the missing ones
     with a reason placeholder, insert a block above an undocumented partial mock.
     Only comment lines change. Returns the files rewritten."""

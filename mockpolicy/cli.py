@@ -24,7 +24,8 @@ from mockpolicy.formats import FORMATS, render
 from mockpolicy.gitio import GitError
 from mockpolicy.identity import Identity, count_identities
 from mockpolicy.project import ConfigError, Project, find_root, load_project
-from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, doc_text, lookup
+from mockpolicy.branches import coverage_findings
+from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, STATIC_RULES, doc_text, lookup
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
@@ -58,12 +59,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     record = analysing("baseline", "record every current finding in the baseline file")
     record.add_argument("--force", action="store_true", help="replace an existing baseline file")
-    analysing("prune", "drop baseline entries that no longer match and lower counts")
+    prune = analysing("prune", "drop baseline entries that no longer match and lower counts")
     branches = analysing("branches", "check '# mock-partial:' blocks against coverage data of a test run")
     branches.add_argument("--data", default=".coverage", metavar="FILE", help="coverage data file (default: .coverage)")
     branches.add_argument("--format", choices=FORMATS, default="text", help="output format")
     branches.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
+    branches.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
+    branches.add_argument(
+        "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
+    )
     branches.add_argument("--fix", action="store_true", help="rewrite the blocks' 'untested:' lines from the data")
+    for command in (record, prune):
+        command.add_argument(
+            "--data", metavar="FILE", help="also record (or prune) coverage-based findings from this coverage data"
+        )
     explain = commands.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("rule", help="a rule symbol (first-party-mock) or message id (W7301)")
     return parser
@@ -85,13 +94,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "explain":
             return _explain(args.rule)
         if args.command == "branches":
-            return _branches(args.paths, Path(args.data), args.format, args.no_baseline, args.fix)
+            run = _collect_coverage(args.paths, Path(args.data), args.fix)
+            return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
         run = _collect(args.paths, args.jobs)
+        data = getattr(args, "data", None)
+        if data is not None:
+            covered = coverage_findings(run.project, run.files, Path(data), fix=False)
+            run = replace(run, findings=sorted([*run.findings, *covered]), with_coverage=True)
         if args.command == "baseline":
             return _record(run, args.force)
         if args.command == "prune":
             return _prune(run)
-        return _check(run, args.format, args.no_baseline, args.allow_stale, args.base)
+        return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
     except (UsageError, ConfigError, BaselineError, GitError, CoverageDataError) as exc:
         print(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -117,6 +131,7 @@ class Run:
     roots: list[Path]
     files: list[Path]
     findings: list[Finding]
+    with_coverage: bool = False  # whether ``findings`` include coverage-based ones
 
     def covers(self, relative: str) -> bool:
         """Whether a baseline entry's path lies in what this run looked at: a file
@@ -137,49 +152,10 @@ def _collect(paths: list[str], jobs: int) -> Run:
     return Run(project, roots, files, analyse_files(files, jobs))
 
 
-def _branches(paths: list[str], data_path: Path, fmt: str, no_baseline: bool, fix: bool) -> int:
-    """``mockpolicy branches``: coverage-based findings; with ``fix``, rewrite the blocks first."""
-    from mockpolicy import branches
-    from mockpolicy.coverage_data import CoverageData
-
+def _collect_coverage(paths: list[str], data: Path, fix: bool) -> Run:
     project, roots = _project_and_roots(paths)
-    data = CoverageData(data_path, project.root)
-    _warn_about_sysmon(project)
     files = sorted(set(_python_files(roots)))
-    engine = engine_for(files[0]) if files else None
-    if engine is None:
-        return EXIT_OK
-    sources = branches.Sources()
-    mocks = branches.collect(engine, files, sources, undocumented=fix)
-    findings, missing = branches.check(engine, data, mocks, sources)
-    if fix:
-        for relative in branches.fix(project.root, mocks, missing, findings):
-            print(f"mockpolicy: rewrote the '# mock-partial:' blocks of {relative}", file=sys.stderr)
-        data.close()
-        return _branches(paths, data_path, fmt, no_baseline, fix=False)
-    data.close()
-    findings.sort()
-    path = project.baseline_path
-    if not no_baseline and path.exists():
-        allowed = baseline.select(baseline.load(path), COVERAGE_RULES)
-        findings, _ = baseline.compare(allowed, findings, lambda relative: False)
-    sys.stdout.write(render(findings, fmt))
-    return EXIT_FINDINGS if findings else EXIT_OK
-
-
-def _warn_about_sysmon(project: Project) -> None:
-    """Python 3.14+ makes coverage default to sys.monitoring, which records no
-    per-test contexts; say so when the project does not pin the ctrace core."""
-    if sys.version_info < (3, 14):
-        return
-    configured = os.environ.get("COVERAGE_CORE", "")
-    for name in (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"):
-        config = project.root / name
-        if config.is_file() and "ctrace" in config.read_text(encoding="utf-8", errors="replace"):
-            configured = "ctrace"
-    if configured != "ctrace":
-        print('mockpolicy: warning: on Python 3.14+ coverage needs `[run] core = "ctrace"` (or COVERAGE_CORE=ctrace) '
-              "to record per-test contexts; without it the data may be silently incomplete.", file=sys.stderr)
+    return Run(project, roots, files, coverage_findings(project, files, data, fix), with_coverage=True)
 
 
 def _project_and_roots(paths: list[str]) -> tuple[Project, list[Path]]:
@@ -195,15 +171,18 @@ def _project_and_roots(paths: list[str]) -> tuple[Project, list[Path]]:
     return project, [root.resolve() for root in roots]
 
 
-def _check(run: Run, fmt: str, no_baseline: bool, allow_stale: bool, base: str | None) -> int:
+def _check(
+    run: Run, fmt: str, no_baseline: bool, allow_stale: bool, base: str | None, rules: frozenset[str]
+) -> int:
+    """Report ``run``'s findings the baseline does not allow; only baseline
+    entries of ``rules`` (the rules this run can find) can be stale."""
     path = run.project.baseline_path
     stale: list[tuple[Identity, int, int]] = []
     findings = run.findings
     current = baseline.Baseline.empty()
     if not no_baseline and path.exists():
         current = baseline.load(path)
-        static = baseline.select(current, COVERAGE_RULES, keep=False)  # coverage entries are `branches`' to judge
-        findings, stale = baseline.compare(static, run.findings, run.covers)
+        findings, stale = baseline.compare(baseline.select(current, rules), run.findings, run.covers)
     sys.stdout.write(render(findings, fmt))
     shown = run.project.relative(path)
     for identity, allowed, found in stale:
@@ -241,7 +220,8 @@ def _record(run: Run, force: bool) -> int:
     if path.exists():
         if not force:
             raise UsageError(f"{shown} already exists; use --force to replace it, or `mockpolicy prune` to shrink it.")
-        kept = baseline.select(baseline.load(path), COVERAGE_RULES)  # a broken file is reported, never replaced
+        previous = baseline.load(path)  # a broken file is reported, never replaced
+        kept = baseline.Baseline.empty() if run.with_coverage else baseline.select(previous, COVERAGE_RULES)
     else:
         kept = baseline.Baseline.empty()
     recorded = baseline.merge(baseline.from_findings(run.findings), kept)
@@ -256,11 +236,11 @@ def _prune(run: Run) -> int:
     shown = run.project.relative(path)
     before = baseline.load(path)
     current = count_identities(f for f in run.findings if f.symbol not in baseline.NEVER_BASELINED)
-    covered = [
-        identity.path for identity in before.counts
-        if run.covers(identity.path) and identity.rule not in COVERAGE_RULES
-    ]
-    after, changed = baseline.shrink(before, current, covered)
+    judged = before if run.with_coverage else baseline.select(before, COVERAGE_RULES, keep=False)
+    covered = [identity.path for identity in judged.counts if run.covers(identity.path)]
+    after, changed = baseline.shrink(judged, current, covered)
+    if not run.with_coverage:  # coverage entries need coverage data to be judged: kept as they are
+        after = baseline.merge(after, baseline.select(before, COVERAGE_RULES))
     for identity, old, new in changed:
         what = "removed" if new == 0 else f"lowered {old} -> {new}"
         print(f"{shown}: {what}: {identity.rule} in {identity.path} ({identity.scope or '<module>'}): "

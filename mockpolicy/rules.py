@@ -164,6 +164,7 @@ COVERAGE_RULES = frozenset(
         UNDOCUMENTED_UNTESTED_BRANCH, UNKNOWN_BRANCH_REFERENCE,
     )
 )
+STATIC_RULES = frozenset(rule.symbol for rule in ALL_RULES) - COVERAGE_RULES
 RULES_BY_SYMBOL = {rule.symbol: rule for rule in ALL_RULES}
 RULES_BY_MSGID = {rule.msgid: rule for rule in ALL_RULES}
 

@@ -192,3 +192,90 @@ def test_private_parser_agrees_with_the_public_json_report(project: Path) -> Non
     branch_lines = {start for start, _ in public}
     ours = {arc for arc in parsed.arcs if arc[0] in branch_lines}
     assert ours == public and len(public) >= 6
+
+
+def test_coverage_findings_go_through_the_baseline(project: Path) -> None:
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    recorded = mockpolicy("baseline", "--data", ".coverage", cwd=project)
+    assert recorded.returncode == 0, recorded.stderr
+    entries = json.loads((project / "baselines/mockpolicy.json").read_text())
+    assert "stale-untested-branch-doc" in json.dumps(entries)
+    assert mockpolicy("branches", cwd=project).returncode == 0
+    assert mockpolicy("check", cwd=project).returncode == 0  # coverage entries are not check's to call stale
+    pruned = mockpolicy("prune", cwd=project)
+    assert pruned.returncode == 0 and "stale-untested-branch-doc" not in pruned.stdout
+    assert mockpolicy("branches", cwd=project).returncode == 0
+    assert len(json.loads(mockpolicy("branches", "--no-baseline", "--format", "json", cwd=project).stdout)) == 6
+    # A fixed block leaves a stale coverage entry behind, which branches reports.
+    mockpolicy("branches", "--fix", cwd=project)
+    after = mockpolicy("branches", cwd=project)
+    assert after.returncode == 1 and "stale: stale-untested-branch-doc" in after.stderr
+    assert mockpolicy("branches", "--allow-stale", cwd=project).returncode == 0
+
+
+SCOPES = {
+    "tests/test_scopes.py": """
+        import unittest
+        from unittest.mock import patch
+
+        import pytest
+
+        from app import gates
+
+
+        # mock-partial: every test of the class
+        #   untested: app.gates.run_gates: else status == "APPROVED"; the retry tests cover it
+        @patch("app.gates.read_evidence", return_value="APPROVED", autospec=True)
+        class TestDecorated:
+            def test_one(self, read):
+                assert gates.run_gates("a")
+
+            def test_two(self, read):
+                assert gates.run_gates("b")
+
+
+        class TestSetUp(unittest.TestCase):
+            def setUp(self):
+                # mock-partial: made in set-up
+                #   untested: app.gates.run_gates: if status == "APPROVED"; made stale on purpose
+                patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True)
+                patcher.start()
+                self.addCleanup(patcher.stop)
+
+            def test_three(self):
+                assert gates.run_gates("c")
+
+
+        @pytest.fixture
+        def approving():
+            # mock-partial: made by a fixture
+            #   untested: app.gates.run_gates: if status == "APPROVED"; made stale on purpose
+            with patch("app.gates.read_evidence", return_value="APPROVED", autospec=True) as read:
+                yield read
+
+
+        def test_four(approving):
+            assert gates.run_gates("d")
+
+
+        @pytest.mark.parametrize("name", ["e", "f"])
+        # mock-partial: parametrised
+        #   untested: app.gates.run_gates: if status == "APPROVED"; made stale on purpose
+        @patch("app.gates.read_evidence", return_value="APPROVED", autospec=True)
+        def test_five(read, name):
+            assert gates.run_gates(name)
+        """,
+}
+
+
+def test_blocks_apply_to_class_set_up_fixture_and_parametrised_tests(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {**{k: v for k, v in PROJECT.items() if not k.startswith("tests/")}, **SCOPES})
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    result = mockpolicy("branches", cwd=root)
+    lines = result.stdout.splitlines()
+    stale = [line for line in lines if "stale-untested-branch-doc" in line]
+    assert len(stale) == 3, result.stdout + result.stderr
+    assert any("TestSetUp::test_three executes it" in line for line in stale)
+    assert any("test_four executes it" in line for line in stale)
+    assert any("test_five[e]" in line for line in stale)
+    assert not any("TestDecorated" in line for line in lines)  # its block is right for both tests
