@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from mockpolicy.partials import FunctionNode, own_nodes
+from mockpolicy.partials import FunctionNode
 
 A_VALUE = "a value"
 A_MOCK = "a MagicMock"
@@ -29,6 +29,8 @@ _BOOLEAN_CALLS = frozenset(
      "is_file", "is_dir", "match_hostname"}
 )
 _EXCEPTION_SUFFIXES = ("Error", "Exception", "Exit", "Interrupt", "Warning", "Timeout", "Failure")
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop, ast.Constant, ast.Name)
 _PROPERTY_DECORATORS = frozenset({"property", "cached_property", "setter", "getter", "deleter", "overload"})
 
 
@@ -51,17 +53,34 @@ VALUE = Outcome("returns", A_VALUE)
 MOCK_VALUE = Outcome("returns", A_MOCK)
 
 
+# id(node) -> (node, outcomes); holding the node keeps its id from being reused.
+_OUTCOMES: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
+
+
 def function_outcomes(function: FunctionNode) -> frozenset[Outcome] | None:
     """What calling ``function`` can give the caller; None when that cannot be
-    told (a generator, a property, a body that is only ``...``)."""
+    told (a generator, a property). Computed once per function node."""
+    cached = _OUTCOMES.get(id(function))
+    if cached is None:
+        cached = _OUTCOMES[id(function)] = (function, _function_outcomes(function))
+    return cached[1]
+
+
+def _function_outcomes(function: FunctionNode) -> frozenset[Outcome] | None:
     if any(_last_name(d) in _PROPERTY_DECORATORS for d in function.decorator_list):
         return None
     found: set[Outcome] = set()
-    for node in own_nodes(function):
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+    stack: list[ast.AST] = list(function.body)
+    while stack:  # the function's own nodes, in any order
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Yield or kind is ast.YieldFrom:
             return None
-        if isinstance(node, ast.Return):
-            found.update(returned(node.value))
+        if kind is ast.Return:
+            found.update(returned(node.value))  # type: ignore[attr-defined]
+        elif kind in _NESTED_SCOPES or isinstance(node, _LEAVES):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
     found.update(_raised(function))
     if _falls_through(function.body):
         found.add(NONE)

@@ -109,13 +109,13 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
             continue
         if target is None or function is None or function.function is None:
             continue
-        real = function_outcomes(function.function)
-        if real is None or len(real) < 2:
-            continue
         if configurations is None:
             configurations = _configurations(analysis)
         given = _mock_outcomes(analysis, site, target, configurations.get(id(site), Configuration()))
-        if given:
+        if not given:
+            continue
+        real = function_outcomes(function.function)
+        if real is not None and len(real) >= 2:
             candidates.append((site, function, real, given, target))
     # Several mocks of one function in one test together give the union of their outcomes.
     together: dict[tuple[int, str, str], set[Outcome]] = {}
