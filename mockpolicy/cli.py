@@ -19,7 +19,7 @@ from mockpolicy import __version__, baseline, gitio
 from mockpolicy.baseline import BaselineError
 from mockpolicy.engine import engine_for
 from mockpolicy.findings import Finding
-from mockpolicy.formats import FORMATS, render
+from mockpolicy.formats import FORMATS, Context, emit
 from mockpolicy.gitio import GitError
 from mockpolicy.identity import Identity, count_identities
 from mockpolicy.project import ConfigError, Project, find_root, load_project
@@ -146,7 +146,8 @@ def _check(run: Run, fmt: str, no_baseline: bool, allow_stale: bool, base: str |
     if not no_baseline and path.exists():
         current = baseline.load(path)
         findings, stale = baseline.compare(current, run.findings, run.covers)
-    sys.stdout.write(render(findings, fmt))
+    new = {id(f) for f in findings}
+    emit(findings, fmt, Context(run.project.root, [f for f in run.findings if id(f) not in new]), sys.stdout)
     shown = run.project.relative(path)
     for identity, allowed, found in stale:
         print(
