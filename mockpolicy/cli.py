@@ -20,7 +20,9 @@ from mockpolicy.baseline import BaselineError
 from mockpolicy.engine import engine_for
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, emit
+from mockpolicy.diffs import FILTERS, DiffError
 from mockpolicy.gitio import GitError
+from mockpolicy.github_api import GitHubError
 from mockpolicy.identity import Identity, count_identities
 from mockpolicy.project import ConfigError, Project, find_root, load_project
 from mockpolicy.rules import ALL_RULES, doc_text, lookup
@@ -55,12 +57,26 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
     )
+    review = analysing("review", "report new findings on the lines a change adds; optionally post them to GitHub")
+    review.add_argument("--base", required=True, metavar="REF", help="review the change since the merge base of REF and HEAD")
+    review.add_argument("--filter", choices=FILTERS, default="added", dest="filter_mode",
+                        help="which findings of changed files to report (reviewdog's names; default: added)")
+    review.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    review.add_argument("--data", metavar="PATH", help="coverage data for coverage-based findings")
+    review.add_argument("--post", choices=("github",), help="post the findings as a pull-request review")
+    review.add_argument("--pr", type=_pr_number, metavar="N", help="the pull request to post to (with --post)")
     record = analysing("baseline", "record every current finding in the baseline file")
     record.add_argument("--force", action="store_true", help="replace an existing baseline file")
     analysing("prune", "drop baseline entries that no longer match and lower counts")
     explain = commands.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("rule", help="a rule symbol (first-party-mock) or message id (W7301)")
     return parser
+
+
+def _pr_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a pull request number, got '{text}'")
+    return int(text)
 
 
 def _jobs(text: str) -> int:
@@ -78,13 +94,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "explain":
             return _explain(args.rule)
+        if args.command == "review" and (args.post is None) != (args.pr is None):
+            raise UsageError("--post and --pr go together: `--post github --pr N`.")
         run = _collect(args.paths, args.jobs)
+        if args.command == "review":
+            return _review(run, args)
         if args.command == "baseline":
             return _record(run, args.force)
         if args.command == "prune":
             return _prune(run)
         return _check(run, args.format, args.no_baseline, args.allow_stale, args.base)
-    except (UsageError, ConfigError, BaselineError, GitError) as exc:
+    except (UsageError, ConfigError, BaselineError, GitError, DiffError, GitHubError) as exc:
         print(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -176,6 +196,32 @@ def _ratchet(path: Path, shown: str, current: baseline.Baseline, base: str) -> b
             file=sys.stderr,
         )
     return bool(grown)
+
+
+def _review(run: Run, args: argparse.Namespace) -> int:
+    from mockpolicy.review import review
+
+    findings = list(run.findings)
+    if args.data is not None:
+        findings = sorted(findings + _coverage_findings(run.project, args.data))
+    change = review(run.project, findings, args.base, args.filter_mode)
+    context = Context(run.project.root, change.baselined)
+    if args.post == "github":
+        from mockpolicy.github_review import post_or_fall_back
+
+        post_or_fall_back(run.project.root, args.pr, change, context)
+    else:
+        emit(change.findings, args.format, context, sys.stdout)
+    return EXIT_FINDINGS if change.findings else EXIT_OK
+
+
+def _coverage_findings(project: Project, data: str) -> list[Finding]:
+    try:
+        from mockpolicy import branches  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        raise UsageError("coverage data needs the branches reporter, which this mockpolicy does not have.") from None
+    found: list[Finding] = branches.coverage_findings(project, Path(data))
+    return found
 
 
 def _record(run: Run, force: bool) -> int:

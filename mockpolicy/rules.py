@@ -93,6 +93,11 @@ UNRESTORED_ATTRIBUTE = Rule(
     "unrestored-attribute-assignment",
     "A test assigns an attribute of an imported module or class and does not restore it.",
 )
+BASELINE_GREW = Rule(
+    "W7321",
+    "baseline-grew",
+    "A change makes the baseline allow findings it did not allow before.",
+)
 ANALYSIS_ERROR = Rule(
     "E7399",
     "mock-analysis-error",
@@ -113,6 +118,7 @@ ALL_RULES: tuple[Rule, ...] = (
     UNRESTORED_ENVIRON,
     UNRESTORED_SYS_MODULES,
     UNRESTORED_ATTRIBUTE,
+    BASELINE_GREW,
     ANALYSIS_ERROR,
 )
 RULES_BY_SYMBOL = {rule.symbol: rule for rule in ALL_RULES}

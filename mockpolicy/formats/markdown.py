@@ -12,14 +12,15 @@ from mockpolicy.findings import Finding
 from mockpolicy.formats.context import Context
 
 LISTED = 50  # new findings listed one by one; the rest are counted
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
 def escape(text: str) -> str:
-    """``text`` as literal Markdown: no markup, no HTML, no line breaks."""
+    """``text`` as literal inline Markdown: no markup, links, HTML, line breaks
+    or @-mentions (a word joiner follows each ``@``)."""
     text = " ".join(text.split())
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _SPECIAL.sub(r"\\\1", text)
+    return _SPECIAL.sub(r"\\\1", text).replace("@", "@\u2060")
 
 
 def code_fence(text: str, info: str = "") -> str:
