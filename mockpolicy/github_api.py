@@ -60,7 +60,7 @@ class GitHub:
         *,
         attempts: int = 5,
         max_wait: float = 60.0,
-        backoff: float = 0.5,
+        backoff: float = 0.25,
         timeout: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
