@@ -22,9 +22,10 @@ from mockpolicy import gitio
 from mockpolicy.findings import Finding
 from mockpolicy.fixes import fix_for
 from mockpolicy.formats import emit
-from mockpolicy.formats.context import Context, Sources, finding_keys
+from mockpolicy.formats.context import Context, Sources
 from mockpolicy.formats.markdown import code_fence, escape
 from mockpolicy.github_api import PUBLIC_API, Forbidden, GitHub, GitHubError
+from mockpolicy.identity import finding_keys
 from mockpolicy.review import Change
 
 MARKER = "<!-- mockpolicy-finding: {key} -->"

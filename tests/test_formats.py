@@ -200,3 +200,30 @@ def test_pylint_sarif_reporter(tmp_path: Path) -> None:
     assert ours == sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in cli["runs"][0]["results"])
     (tmp_path / "pylint.sarif").write_text(result.stdout, encoding="utf-8")
     assert validate_sarif(tmp_path / "pylint.sarif") == []
+
+
+@pytest.mark.parametrize(
+    ("call", "suggested"),
+    [
+        ('mock.patch("app.jobs.time.sleep",)', 'mock.patch("app.jobs.time.sleep", autospec=True)'),
+        ('mock.patch.object(time, "sleep")', 'mock.patch.object(time, "sleep", autospec=True)'),
+        ('mock.patch("app.jobs.time.sleep", return_value=None)', 'mock.patch("app.jobs.time.sleep", return_value=None, autospec=True)'),
+        ('mock.patch("app.jobs.time.sleep", **{})', None),
+        ('mock.patch.multiple("app.jobs.time", sleep=mock.DEFAULT)', None),
+    ],
+)
+def test_autospec_suggestions_only_when_certain(app_project: Path, call: str, suggested: str | None) -> None:
+    write_tree(app_project, {"tests/test_sleep.py": f"""
+        import time
+        from unittest import mock
+
+
+        def test_sleep():
+            with {call}:
+                pass
+        """})
+    rd = json.loads(mockpolicy("check", "--format", "rdjson", cwd=app_project).stdout)
+    unspecced = [d for d in rd["diagnostics"] if d["code"]["value"] == "unspecced-mock"]
+    assert unspecced, rd
+    texts = [s["text"] for d in unspecced for s in d.get("suggestions", [])]
+    assert texts == ([suggested] if suggested else [])

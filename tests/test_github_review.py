@@ -159,10 +159,10 @@ def commit_change(repo: Path, added: str) -> None:
     git(repo, "commit", "-qam", "change")
 
 
-def post(repo: Path, github: GitHubStandIn, **env: str) -> Any:
+def post(repo: Path, github: GitHubStandIn, *extra: str, **env: str) -> Any:
     full_env = {"GITHUB_TOKEN": TOKEN, "GITHUB_REPOSITORY": "octo/shop", "GITHUB_API_URL": github.url,
                 "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1", **env}
-    result = mockpolicy("review", "--base", "main", "--post", "github", "--pr", "7", cwd=repo, env=full_env)
+    result = mockpolicy("review", "--base", "main", "--post", "github", "--pr", "7", *extra, cwd=repo, env=full_env)
     assert TOKEN not in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     return result
@@ -214,6 +214,33 @@ def test_post_is_idempotent_and_deletes_fixed_findings(pull_request: Path, githu
     assert len(github.requests("POST")) == 1
     assert [c["body"] for c in github.comments if "quoting" not in c["body"]] == [f"a person's comment {n}" for n in range(3)]
     assert_token_only_in_the_header(github)
+
+
+def test_findings_outside_the_hunks_go_into_the_review_body_once(pull_request: Path, github: GitHubStandIn) -> None:
+    git(pull_request, "checkout", "-q", "main")
+    write_tree(pull_request, {"tests/test_old.py": """
+        from unittest import mock
+
+
+        def test_old():
+            with mock.patch("app.jobs.run", autospec=True):
+                pass
+        """})
+    git(pull_request, "add", "-A")
+    git(pull_request, "commit", "-qm", "an old finding nobody baselined")
+    git(pull_request, "checkout", "-q", "feature")
+    git(pull_request, "rebase", "-q", "main")
+    github.head = git(pull_request, "rev-parse", "HEAD").strip()
+    first = post(pull_request, github, "--filter", "nofilter")
+    assert "2 comment(s) posted, 0 already there, 0 deleted as fixed, 1 listed in the review body." in first.stdout
+    [review] = github.requests("POST")
+    assert {c["path"] for c in review.body["comments"]} == {"tests/test_jobs.py"}
+    assert "Outside the diff's hunks" in review.body["body"]
+    assert re.search(r"tests/test\\_old\.py:5 \[first-party-mock\]\(https://[^)]+\): .* <!-- mockpolicy-finding: [0-9a-f]{20} -->",
+                     review.body["body"])
+    second = post(pull_request, github, "--filter", "nofilter")
+    assert "0 comment(s) posted, 3 already there, 0 deleted as fixed, 0 listed" in second.stdout
+    assert len(github.requests("POST")) == 1
 
 
 def test_source_text_is_escaped(pull_request: Path, github: GitHubStandIn) -> None:

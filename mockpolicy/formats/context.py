@@ -1,17 +1,14 @@
-"""What every output format may need beside the findings: rule metadata, the
-source lines findings point at, and each finding's line-independent key."""
+"""What every output format may need beside the findings: rule metadata and
+the source lines findings point at."""
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy.findings import Finding
-from mockpolicy.identity import identify
 from mockpolicy.rules import RULES_BY_SYMBOL, doc_text
 
 TOOL_URL = "https://github.com/mockpolicy/mockpolicy"
@@ -106,17 +103,3 @@ class Context:
 
     def rule(self, symbol: str) -> RuleInfo:
         return rule_info(symbol, self.extra_rules)
-
-
-def finding_keys(findings: Sequence[Finding]) -> list[str]:
-    """A stable, line-independent key for each finding: its baseline identity and
-    its occurrence among findings with that identity, hashed to 20 hex digits."""
-    seen: Counter[tuple[str, str, str, str]] = Counter()
-    keys = []
-    for finding in findings:
-        identity = identify(finding)
-        parts = (identity.rule, identity.path, identity.scope, identity.fingerprint)
-        seen[parts] += 1
-        text = "\x1f".join((*parts, str(seen[parts])))
-        keys.append(hashlib.sha256(text.encode("utf-8")).hexdigest()[:20])
-    return keys

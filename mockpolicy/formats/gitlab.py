@@ -10,7 +10,8 @@ import json
 from collections.abc import Sequence
 
 from mockpolicy.findings import Finding
-from mockpolicy.formats.context import Context, finding_keys
+from mockpolicy.formats.context import Context
+from mockpolicy.identity import finding_keys
 
 _SEVERITY = {"error": "major", "warning": "minor", "note": "info"}
 

@@ -19,7 +19,8 @@ from urllib.parse import quote
 from mockpolicy import __version__
 from mockpolicy.findings import Finding
 from mockpolicy.fixes import fix_for
-from mockpolicy.formats.context import TOOL_URL, Context, RuleInfo, Sources, finding_keys
+from mockpolicy.formats.context import TOOL_URL, Context, RuleInfo, Sources
+from mockpolicy.identity import finding_keys
 from mockpolicy.formats.linehash import line_hashes
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
