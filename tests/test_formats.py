@@ -25,25 +25,36 @@ UNSPECCED = """
     """
 
 
-def sarif_validator() -> str | None:
-    """Microsoft's SARIF multitool: $MOCKPOLICY_SARIF_MULTITOOL, else on PATH."""
-    configured = os.environ.get("MOCKPOLICY_SARIF_MULTITOOL")
-    return configured or shutil.which("sarif-multitool")
+def validator(variable: str, command: str, package: str) -> str:
+    """An outside validator: ``$variable``, else ``command`` on PATH. Missing, the
+    test is skipped, or fails where $MOCKPOLICY_REQUIRE_VALIDATORS is set (CI)."""
+    found = os.environ.get(variable) or shutil.which(command)
+    if found:
+        return found
+    if os.environ.get("MOCKPOLICY_REQUIRE_VALIDATORS"):
+        pytest.fail(f"{package} is required here but neither ${variable} nor PATH has it")
+    pytest.skip(f"{package} is not installed (set {variable})")
 
 
 def validate_sarif(path: Path) -> list[str]:
     """Errors and warnings Microsoft's validator (SARIF and GitHub rule kinds) reports."""
-    tool = sarif_validator()
-    if tool is None:
-        if os.environ.get("MOCKPOLICY_REQUIRE_SARIF_VALIDATOR"):
-            pytest.fail("the SARIF multitool is required here but neither $MOCKPOLICY_SARIF_MULTITOOL nor PATH has it")
-        pytest.skip("@microsoft/sarif-multitool is not installed (set MOCKPOLICY_SARIF_MULTITOOL)")
+    tool = validator("MOCKPOLICY_SARIF_MULTITOOL", "sarif-multitool", "@microsoft/sarif-multitool")
     report = path.with_suffix(".validation.sarif")
     result = run([tool, "validate", str(path), "--output", str(report), "--log", "ForceOverwrite",
                   "--level", "Error", "Warning", "--rule-kind", "Sarif", "Gh"], cwd=path.parent)
     assert result.returncode == 0, result.stdout + result.stderr
     found = json.loads(report.read_text(encoding="utf-8-sig"))["runs"][0].get("results", [])
     return [f"{r['ruleId']}: {r['message']}" for r in found if r.get("level") in ("error", "warning")]
+
+
+def validate_rdjson(path: Path) -> None:
+    """Checks ``path`` with an RDFormat validator in its strict mode (no fields
+    outside reviewdog's specification)."""
+    tool = validator("MOCKPOLICY_RDJSON_VALIDATOR", "rdformat-validator", "@umbrelladocs/rdformat-validator")
+    result = run([tool, "--strict", "--no-extra-fields", "--format", "json", str(path)], cwd=path.parent)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert (report["success"], report["totalErrors"], report["totalWarnings"]) == (True, 0, 0), result.stdout
 
 
 def test_line_hash_matches_githubs_own_test_values() -> None:
@@ -70,6 +81,10 @@ def test_sarif_of_the_example_passes_microsofts_validator(tmp_path: Path) -> Non
     (tmp_path / "shop.sarif").write_text(result.stdout, encoding="utf-8")
     assert validate_sarif(tmp_path / "shop.sarif") == []
     log = json.loads(result.stdout)
+    broken = json.loads(result.stdout)
+    del broken["runs"][0]["results"][0]["message"]
+    (tmp_path / "broken.sarif").write_text(json.dumps(broken), encoding="utf-8")
+    assert validate_sarif(tmp_path / "broken.sarif") != []  # the validator does see errors
     assert log["version"] == "2.1.0"
     [sarif_run] = log["runs"]
     rules = sarif_run["tool"]["driver"]["rules"]
@@ -96,7 +111,10 @@ def test_columns_suggestions_and_fixes(app_project: Path) -> None:
     byte_column = line.encode("utf-8").index(b"mock.patch")
     fixed = line.replace('mock.patch("app.jobs.time.sleep")', 'mock.patch("app.jobs.time.sleep", autospec=True)')
 
-    rd = json.loads(mockpolicy("check", "--format", "rdjson", cwd=app_project).stdout)
+    rd_text = mockpolicy("check", "--format", "rdjson", cwd=app_project).stdout
+    (app_project / "out.rdjson").write_text(rd_text, encoding="utf-8")
+    validate_rdjson(app_project / "out.rdjson")
+    rd = json.loads(rd_text)
     [diagnostic] = rd["diagnostics"]
     assert diagnostic["code"] == {"value": "unspecced-mock", "url": RULES_BY_SYMBOL["unspecced-mock"].doc_url}
     assert diagnostic["severity"] == "WARNING"
