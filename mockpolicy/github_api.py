@@ -11,6 +11,7 @@ exponentially, and no run waits more than ``max_wait`` seconds in total. A
 
 from __future__ import annotations
 
+import http.client
 import json
 import re
 import time
@@ -101,7 +102,7 @@ class GitHub:
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as answer:  # noqa: S310 - the URL is the API's
                     raw = answer.read()
-                    return Response(answer.status, answer.headers, json.loads(raw) if raw.strip() else None)
+                    status, headers = answer.status, answer.headers
             except urllib.error.HTTPError as error:
                 status, headers = error.code, error.headers
                 message = self._message(error.read())
@@ -111,10 +112,15 @@ class GitHub:
                         raise Forbidden(f"GitHub refused {what} (403: {message}).") from None
                     raise GitHubError(f"GitHub answered {what} with {status}: {message}.") from None
                 problem = f"{status}: {message}"
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
+            except (OSError, http.client.HTTPException) as error:  # URLError, timeouts, dropped connections
                 reason = getattr(error, "reason", error)
-                problem = self._hide(str(reason))
+                problem = self._hide(str(reason) or type(reason).__name__)
                 wait = self.backoff * 2 ** (attempt - 1)
+            else:
+                try:
+                    return Response(status, headers, json.loads(raw) if raw.strip() else None)
+                except ValueError:
+                    raise GitHubError(f"GitHub answered {what} with something that is not JSON.") from None
             if attempt == self.attempts:
                 raise GitHubError(f"GitHub did not answer {what} after {attempt} tries (last: {problem}).")
             if self.waited + wait > self.max_wait:

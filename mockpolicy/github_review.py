@@ -66,7 +66,8 @@ def comment_body(finding: Finding, key: str, context: Context, sources: Sources)
 def post(api: GitHub, repository: str, pr: int, change: Change, context: Context, local_head: str) -> Posted:
     """Bring pull request ``pr``'s mockpolicy comments in line with ``change``."""
     pull = api.request("GET", f"/repos/{repository}/pulls/{pr}").data
-    head = pull.get("head", {}).get("sha") if isinstance(pull, dict) else None
+    head_ref = pull.get("head") if isinstance(pull, dict) else None
+    head = head_ref.get("sha") if isinstance(head_ref, dict) else None
     if not isinstance(head, str):
         raise GitHubError(f"GitHub's answer for pull request {pr} has no head commit.")
     if head != local_head:

@@ -59,6 +59,7 @@ class GitHubStandIn:
         self.reviews: list[dict[str, Any]] = []
         self.received: list[Received] = []
         self.faults: list[Fault] = []
+        self.link_base = ""  # where Link headers point; "" for this server
         self._ids = iter(range(1000, 100000))
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
@@ -89,7 +90,8 @@ class GitHubStandIn:
             page = int(query.get("page", ["1"])[0])
             headers = {}
             if page * 2 < len(items):
-                headers["Link"] = f'<{self.url}{path}?page={page + 1}>; rel="next", <{self.url}{path}?page=99>; rel="last"'
+                base = self.link_base or self.url
+                headers["Link"] = f'<{base}{path}?page={page + 1}>; rel="next", <{base}{path}?page=99>; rel="last"'
             return 200, headers, items[(page - 1) * 2 : page * 2]
         if (method, path) == ("POST", f"{REPO_PATH}/pulls/7/reviews"):
             review = {"id": next(self._ids), "body": body["body"], "commit_id": body["commit_id"], "state": "COMMENTED"}
@@ -307,6 +309,17 @@ def test_a_wait_longer_than_allowed_is_not_waited(pull_request: Path, github: Gi
     assert result.returncode == 2
     assert "GitHub asked to wait 3600 s before retrying GET" in result.stderr
     assert "more than mockpolicy waits in one run (60 s)." in result.stderr
+
+
+def test_links_to_another_host_are_not_followed(pull_request: Path, github: GitHubStandIn) -> None:
+    for n in range(3):
+        github.add_comment(f"comment {n}")
+    github.link_base = "http://collector.invalid"
+    result = post(pull_request, github)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "mockpolicy: error: GitHub sent a link to another host (collector.invalid); it is not followed with the token.\n"
+    )
 
 
 def test_head_must_be_the_pull_requests_head(pull_request: Path, github: GitHubStandIn) -> None:
