@@ -216,11 +216,16 @@ def _review(run: Run, args: argparse.Namespace) -> int:
 
 
 def _coverage_findings(project: Project, data: str) -> list[Finding]:
+    """Coverage-based findings from the branches reporter, which provides
+    ``mockpolicy.branches.coverage_findings(project, data_path)``."""
     try:
         from mockpolicy import branches  # type: ignore[attr-defined, unused-ignore]
     except ImportError:
-        raise UsageError("coverage data needs the branches reporter, which this mockpolicy does not have.") from None
-    found: list[Finding] = branches.coverage_findings(project, Path(data))
+        branches = None
+    coverage_findings = getattr(branches, "coverage_findings", None)
+    if coverage_findings is None:
+        raise UsageError("coverage data needs the branches reporter, which this mockpolicy does not have.")
+    found: list[Finding] = coverage_findings(project, Path(data))
     return found
 
 
