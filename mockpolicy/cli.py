@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -219,14 +220,12 @@ def _coverage_findings(project: Project, data: str) -> list[Finding]:
     """Coverage-based findings from the branches reporter, which provides
     ``mockpolicy.branches.coverage_findings(project, data_path)``."""
     try:
-        from mockpolicy import branches  # type: ignore[attr-defined, unused-ignore]
+        coverage_findings = getattr(importlib.import_module("mockpolicy.branches"), "coverage_findings", None)
     except ImportError:
-        branches = None
-    coverage_findings = getattr(branches, "coverage_findings", None)
-    if coverage_findings is None:
+        coverage_findings = None
+    if not callable(coverage_findings):
         raise UsageError("coverage data needs the branches reporter, which this mockpolicy does not have.")
-    found: list[Finding] = coverage_findings(project, Path(data))
-    return found
+    return list(coverage_findings(project, Path(data)))
 
 
 def _record(run: Run, force: bool) -> int:
