@@ -1,4 +1,4 @@
-"""The ``mockpolicy`` command: ``check``, ``baseline``, ``prune`` and ``explain``.
+"""The ``mockpolicy`` command: ``check``, ``review``, ``baseline``, ``prune`` and ``explain``.
 
 ``main(argv) -> int`` returns an exit status: 0 clean, 1 findings, 2 usage or
 configuration error (one sentence on stderr, never a traceback).
@@ -18,10 +18,10 @@ from pathlib import Path
 
 from mockpolicy import __version__, baseline, gitio
 from mockpolicy.baseline import BaselineError
+from mockpolicy.diffs import FILTERS, DiffError
 from mockpolicy.engine import engine_for
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, emit
-from mockpolicy.diffs import FILTERS, DiffError
 from mockpolicy.gitio import GitError
 from mockpolicy.github_api import GitHubError
 from mockpolicy.identity import Identity, count_identities
@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     review.add_argument("--filter", choices=FILTERS, default="added", dest="filter_mode",
                         help="which findings of changed files to report (reviewdog's names; default: added)")
     review.add_argument("--format", choices=FORMATS, default="text", help="output format")
-    review.add_argument("--data", metavar="PATH", help="coverage data for coverage-based findings")
+    review.add_argument("--data", metavar="PATH", help="coverage data for coverage-based findings (needs the branches reporter)")
     review.add_argument("--post", choices=("github",), help="post the findings as a pull-request review")
     review.add_argument("--pr", type=_pr_number, metavar="N", help="the pull request to post to (with --post)")
     record = analysing("baseline", "record every current finding in the baseline file")
