@@ -30,12 +30,13 @@ from pathlib import Path
 
 from mockpolicy.findings import Finding
 from mockpolicy.identity import Identity, count_identities, excerpt, identify
-from mockpolicy.rules import ANALYSIS_ERROR
+from mockpolicy.rules import ANALYSIS_ERROR, BASELINE_GREW
 
 # Format versions:
 #   1 (mockpolicy 0.1): rule, path, scope, fingerprint, count, excerpt.
 FORMAT = 1
-NEVER_BASELINED = frozenset({ANALYSIS_ERROR.symbol})  # a file that cannot be read is never grandfathered
+# A file that cannot be read, and the baseline's own growth, are never grandfathered.
+NEVER_BASELINED = frozenset({ANALYSIS_ERROR.symbol, BASELINE_GREW.symbol})
 _FIELDS = {"rule": str, "path": str, "scope": str, "fingerprint": str, "count": int, "excerpt": str}
 
 
@@ -201,3 +202,29 @@ def compare(
         if seen[identity] < allowed and covers(identity.path)
     )
     return new, stale
+
+
+def entry_lines(text: str) -> dict[Identity, int]:
+    """The 1-based line of each entry's ``count`` in a file laid out as ``render``
+    writes it; entries in another layout are left out."""
+    found: dict[Identity, int] = {}
+    block: list[str] = []
+    start = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line == "    {":
+            block, start = [line], number
+            continue
+        if not block:
+            continue
+        block.append(line)
+        if line.rstrip(",") == "    }":
+            try:
+                entry = json.loads("\n".join(block).rstrip(","))
+                identity = Identity(entry["rule"], entry["path"], entry["scope"], entry["fingerprint"])
+            except (ValueError, KeyError, TypeError):
+                block = []
+                continue
+            offset = next((i for i, text_line in enumerate(block) if text_line.lstrip().startswith('"count"')), 0)
+            found[identity] = start + offset
+            block = []
+    return found

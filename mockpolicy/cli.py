@@ -1,4 +1,4 @@
-"""The ``mockpolicy`` command: ``check``, ``baseline``, ``prune`` and ``explain``.
+"""The ``mockpolicy`` command: ``check``, ``review``, ``baseline``, ``prune`` and ``explain``.
 
 ``main(argv) -> int`` returns an exit status: 0 clean, 1 findings, 2 usage or
 configuration error (one sentence on stderr, never a traceback).
@@ -18,10 +18,12 @@ from pathlib import Path
 from mockpolicy import __version__, baseline, gitio
 from mockpolicy.baseline import BaselineError
 from mockpolicy.coverage_data import CoverageDataError
+from mockpolicy.diffs import FILTERS, DiffError
 from mockpolicy.engine import engine_for
 from mockpolicy.findings import Finding
-from mockpolicy.formats import FORMATS, render
+from mockpolicy.formats import FORMATS, Context, emit
 from mockpolicy.gitio import GitError
+from mockpolicy.github_api import GitHubError
 from mockpolicy.identity import Identity, count_identities
 from mockpolicy.project import ConfigError, Project, find_root, load_project
 from mockpolicy.branches import coverage_findings
@@ -57,6 +59,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
     )
+    review = analysing("review", "report new findings on the lines a change adds; optionally post them to GitHub")
+    review.add_argument("--base", required=True, metavar="REF", help="review the change since the merge base of REF and HEAD")
+    review.add_argument("--filter", choices=FILTERS, default="added", dest="filter_mode",
+                        help="which findings of changed files to report (reviewdog's names; default: added)")
+    review.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    review.add_argument("--data", metavar="PATH", help="coverage data for coverage-based findings (needs the branches reporter)")
+    review.add_argument("--post", choices=("github",), help="post the findings as a pull-request review")
+    review.add_argument("--pr", type=_pr_number, metavar="N", help="the pull request to post to (with --post)")
     record = analysing("baseline", "record every current finding in the baseline file")
     record.add_argument("--force", action="store_true", help="replace an existing baseline file")
     prune = analysing("prune", "drop baseline entries that no longer match and lower counts")
@@ -78,6 +88,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _pr_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a pull request number, got '{text}'")
+    return int(text)
+
+
 def _jobs(text: str) -> int:
     try:
         value = int(text)
@@ -96,7 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "branches":
             run = _collect_coverage(args.paths, Path(args.data), args.fix)
             return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
+        if args.command == "review" and (args.post is None) != (args.pr is None):
+            raise UsageError("--post and --pr go together: `--post github --pr N`.")
         run = _collect(args.paths, args.jobs)
+        if args.command == "review":
+            return _review(run, args)
         data = getattr(args, "data", None)
         if data is not None:
             covered = coverage_findings(run.project, run.files, Path(data), fix=False)
@@ -106,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "prune":
             return _prune(run)
         return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
-    except (UsageError, ConfigError, BaselineError, GitError, CoverageDataError) as exc:
+    except (UsageError, ConfigError, BaselineError, GitError, CoverageDataError, DiffError, GitHubError) as exc:
         print(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -183,7 +203,8 @@ def _check(
     if not no_baseline and path.exists():
         current = baseline.load(path)
         findings, stale = baseline.compare(baseline.select(current, rules), run.findings, run.covers)
-    sys.stdout.write(render(findings, fmt))
+    new = {id(f) for f in findings}
+    emit(findings, fmt, Context(run.project.root, [f for f in run.findings if id(f) not in new]), sys.stdout)
     shown = run.project.relative(path)
     for identity, allowed, found in stale:
         print(
@@ -212,6 +233,23 @@ def _ratchet(path: Path, shown: str, current: baseline.Baseline, base: str) -> b
             file=sys.stderr,
         )
     return bool(grown)
+
+
+def _review(run: Run, args: argparse.Namespace) -> int:
+    from mockpolicy.review import review
+
+    findings = list(run.findings)
+    if args.data is not None:
+        findings = sorted(findings + coverage_findings(run.project, run.files, Path(args.data)))
+    change = review(run.project, findings, args.base, args.filter_mode)
+    context = Context(run.project.root, change.baselined)
+    if args.post == "github":
+        from mockpolicy.github_review import post_or_fall_back
+
+        post_or_fall_back(run.project.root, args.pr, change, context)
+    else:
+        emit(change.findings, args.format, context, sys.stdout)
+    return EXIT_FINDINGS if change.findings else EXIT_OK
 
 
 def _record(run: Run, force: bool) -> int:

@@ -36,3 +36,40 @@ def show(path: Path, ref: str) -> str | None:
     relative = path.resolve().relative_to(top).as_posix()
     result = _git(["show", f"{ref}:{relative}"], top)
     return result.stdout if result.returncode == 0 else None
+
+
+def _commit(top: Path, ref: str) -> str:
+    result = _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top)
+    if result.returncode != 0:
+        raise GitError(f"'{ref}' is not a commit in {top}.")
+    return result.stdout.strip()
+
+
+def head(path: Path) -> str:
+    """The commit HEAD names in the repository holding ``path``."""
+    return _commit(toplevel(path), "HEAD")
+
+
+def merge_base(path: Path, ref: str) -> str:
+    """The merge base of ``ref`` and HEAD in the repository holding ``path``."""
+    top = toplevel(path)
+    base = _commit(top, ref)
+    result = _git(["merge-base", base, "HEAD"], top)
+    if result.returncode != 0:
+        raise GitError(f"'{ref}' and HEAD have no common ancestor in {top}.")
+    return result.stdout.strip()
+
+
+def diff_since(path: Path, commit: str) -> str:
+    """The unified diff (3 lines of context) from ``commit`` to the working tree
+    of tracked files, paths relative to the repository's top, whatever the
+    user's diff settings."""
+    top = toplevel(path)
+    result = _git(
+        ["-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "-U3",
+         "--src-prefix=a/", "--dst-prefix=b/", "-M", commit, "--"],
+        top,
+    )
+    if result.returncode != 0:
+        raise GitError(f"git diff against {commit[:12]} failed in {top}: {result.stderr.strip()}")
+    return result.stdout

@@ -14,7 +14,7 @@ import hashlib
 import io
 import tokenize
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mockpolicy.findings import Finding
@@ -80,6 +80,20 @@ def identify(finding: Finding) -> Identity:
 
 def count_identities(findings: Iterable[Finding]) -> Counter[Identity]:
     return Counter(identify(finding) for finding in findings)
+
+
+def finding_keys(findings: Sequence[Finding]) -> list[str]:
+    """A stable, line-independent key for each finding (paths relative): its
+    identity and its occurrence among the findings with that identity, hashed
+    to 20 hex digits. Formats and review comments use it as a fingerprint."""
+    seen: Counter[Identity] = Counter()
+    keys = []
+    for finding in findings:
+        identity = identify(finding)
+        seen[identity] += 1
+        text = "\x1f".join((identity.rule, identity.path, identity.scope, identity.fingerprint, str(seen[identity])))
+        keys.append(hashlib.sha256(text.encode("utf-8")).hexdigest()[:20])
+    return keys
 
 
 def excerpt(statement: str, width: int = 100) -> str:

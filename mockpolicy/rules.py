@@ -128,6 +128,11 @@ UNKNOWN_BRANCH_REFERENCE = Rule(
     "unknown-branch-reference",
     "An 'untested:' entry does not resolve to a branch in today's source.",
 )
+BASELINE_GREW = Rule(
+    "W7321",
+    "baseline-grew",
+    "A change makes the baseline allow findings it did not allow before.",
+)
 ANALYSIS_ERROR = Rule(
     "E7399",
     "mock-analysis-error",
@@ -155,6 +160,7 @@ ALL_RULES: tuple[Rule, ...] = (
     UNCOVERED_DOCUMENTED_BRANCH,
     UNDOCUMENTED_UNTESTED_BRANCH,
     UNKNOWN_BRANCH_REFERENCE,
+    BASELINE_GREW,
     ANALYSIS_ERROR,
 )
 # Rules that need coverage data: only `mockpolicy branches` reports them.

@@ -54,6 +54,16 @@ def pylint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return run([executable("pylint"), "--load-plugins", "mockpolicy", "--persistent=n", *args], cwd=cwd)
 
 
+def git(repo: Path, *args: str) -> str:
+    """Run git in ``repo`` with a fixed identity; fails the test if git fails."""
+    result = run(["git", *args], cwd=repo, env={
+        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+    })
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     """Create ``files`` (relative path -> dedented text) under ``root``."""
     for relative, text in files.items():

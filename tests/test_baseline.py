@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import mockpolicy, pylint, run, write_tree
+from conftest import git, mockpolicy, pylint, write_tree
 
 BASELINE = "baselines/mockpolicy.json"
 LEGACY = """
@@ -24,15 +24,6 @@ LEGACY = """
             with mock.patch("app.jobs.run", autospec=True):
                 pass
     """
-
-
-def git(repo: Path, *args: str) -> str:
-    result = run(["git", *args], cwd=repo, env={
-        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
-    })
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 @pytest.fixture

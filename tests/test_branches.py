@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import mockpolicy, run, write_tree
+from conftest import git, mockpolicy, run, write_tree
 from mockpolicy import coverage_parser
 
 PROJECT = {
@@ -279,3 +279,22 @@ def test_blocks_apply_to_class_set_up_fixture_and_parametrised_tests(tmp_path: P
     assert any("test_four executes it" in line for line in stale)
     assert any("test_five[e]" in line for line in stale)
     assert not any("TestDecorated" in line for line in lines)  # its block is right for both tests
+
+
+def test_review_reports_coverage_findings_on_the_lines_a_change_adds(project: Path) -> None:
+    test_file = project / "tests/test_gates.py"
+    text = test_file.read_text()
+    block_start = text.index("# mock-partial:")
+    block_end = text.index("@patch", block_start)
+    test_file.write_text(text[:block_start] + text[block_end:])  # the block arrives in the change
+    (project / ".gitignore").write_text(".coverage\n")
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "before")
+    test_file.write_text(text)
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    result = mockpolicy("review", "--base", "main", "--data", ".coverage", "--format", "json", cwd=project)
+    found = sorted((f["line"], f["symbol"]) for f in json.loads(result.stdout))
+    assert result.returncode == 1, result.stderr
+    coverage_found = [item for item in found if item in EXPECTED]
+    assert coverage_found == [item for item in EXPECTED if item[0] != 12], found  # the mock's own line is old

@@ -1,5 +1,4 @@
-"""Output formats of ``mockpolicy check``: ``text`` (pylint's
-``path:line:col: symbol message`` shape) and ``json``."""
+"""``text`` (pylint's ``path:line:col: symbol message`` shape) and ``json``."""
 
 from __future__ import annotations
 
@@ -7,20 +6,19 @@ import json
 from collections.abc import Sequence
 
 from mockpolicy.findings import Finding
-from mockpolicy.rules import RULES_BY_SYMBOL
-
-FORMATS = ("text", "json")
+from mockpolicy.formats.context import rule_info
 
 
-def render(findings: Sequence[Finding], fmt: str) -> str:
-    """``findings`` (paths already relative) in format ``fmt``, newline-terminated or empty."""
-    if fmt == "json":
-        return json.dumps([_as_dict(f) for f in findings], indent=2) + "\n"
+def text(findings: Sequence[Finding]) -> str:
     return "".join(f"{f.path}:{f.line}:{f.column}: {f.symbol} {f.message}\n" for f in findings)
 
 
+def json_list(findings: Sequence[Finding]) -> str:
+    return json.dumps([_as_dict(f) for f in findings], indent=2) + "\n"
+
+
 def _as_dict(finding: Finding) -> dict[str, object]:
-    rule = RULES_BY_SYMBOL[finding.symbol]
+    rule = rule_info(finding.symbol)
     return {
         "symbol": finding.symbol,
         "message_id": rule.msgid,
@@ -31,5 +29,5 @@ def _as_dict(finding: Finding) -> dict[str, object]:
         "end_column": finding.end_column,
         "scope": finding.scope,
         "message": finding.message,
-        "doc_url": rule.doc_url,
+        "doc_url": rule.help_uri,
     }

@@ -1,0 +1,105 @@
+"""What every output format may need beside the findings: rule metadata and
+the source lines findings point at."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mockpolicy.findings import Finding
+from mockpolicy.rules import RULES_BY_SYMBOL, doc_text
+
+TOOL_URL = "https://github.com/mockpolicy/mockpolicy"
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """A rule as formats describe it; pylint's own messages get one too."""
+
+    msgid: str
+    symbol: str
+    summary: str
+    help_uri: str | None = None
+    page: str | None = None  # the rule's Markdown page, when there is one
+
+    @property
+    def level(self) -> str:
+        """``error``, ``warning`` or ``note``, from the message id's category letter."""
+        return {"E": "error", "F": "error", "W": "warning"}.get(self.msgid[:1], "note")
+
+    def section(self, heading: str) -> str:
+        """The text under ``## heading`` of the page, or "" without one."""
+        if not self.page:
+            return ""
+        match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", self.page, flags=re.MULTILINE | re.DOTALL)
+        return match.group(1).strip() if match else ""
+
+    def first_paragraph(self, heading: str) -> str:
+        return " ".join(self.section(heading).split("\n\n", 1)[0].split())
+
+
+def rule_info(symbol: str, extra: Mapping[str, RuleInfo] | None = None) -> RuleInfo:
+    """Metadata for ``symbol``: a mockpolicy rule, one of ``extra``, or a bare entry."""
+    rule = RULES_BY_SYMBOL.get(symbol)
+    if rule is not None:
+        return RuleInfo(rule.msgid, rule.symbol, rule.summary, rule.doc_url, doc_text(rule))
+    if extra and symbol in extra:
+        return extra[symbol]
+    return RuleInfo(symbol, symbol, symbol)
+
+
+class Sources:
+    """The text of files under ``root``, read once, as GitHub reads them (UTF-8,
+    undecodable bytes replaced, line endings kept)."""
+
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+        self._texts: dict[str, str | None] = {}
+
+    def text(self, relative: str) -> str | None:
+        if relative not in self._texts:
+            self._texts[relative] = None
+            if self.root is not None:
+                try:
+                    with (self.root / relative).open(encoding="utf-8", errors="replace", newline="") as stream:
+                        self._texts[relative] = stream.read()
+                except OSError:
+                    pass
+        return self._texts[relative]
+
+    def lines(self, relative: str) -> list[str]:
+        """The file's lines without their line endings ([] when it cannot be read)."""
+        text = self.text(relative)
+        return [] if text is None else text.splitlines()
+
+    def line(self, relative: str, number: int) -> str | None:
+        lines = self.lines(relative)
+        return lines[number - 1] if 0 < number <= len(lines) else None
+
+    def character_column(self, relative: str, number: int, byte_column: int, utf16: bool = False) -> int:
+        """A 0-based UTF-8 byte column of line ``number`` as characters (code points,
+        or UTF-16 code units with ``utf16``); unchanged when the line is unknown."""
+        line = self.line(relative, number)
+        if line is None:
+            return byte_column
+        prefix = line.encode("utf-8")[:byte_column].decode("utf-8", errors="ignore")
+        return len(prefix.encode("utf-16-le")) // 2 if utf16 else len(prefix)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a format may use beside the findings.
+
+    ``root`` is the folder finding paths are relative to (source lines are read
+    from it); ``baselined`` the findings the baseline allowed (for summaries);
+    ``extra_rules`` metadata for symbols mockpolicy does not define.
+    """
+
+    root: Path | None = None
+    baselined: Sequence[Finding] = ()
+    extra_rules: Mapping[str, RuleInfo] = field(default_factory=dict)
+
+    def rule(self, symbol: str) -> RuleInfo:
+        return rule_info(symbol, self.extra_rules)

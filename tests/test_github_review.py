@@ -1,0 +1,352 @@
+"""``mockpolicy review --post github`` against a local HTTP server standing in
+for GitHub's REST API (the infrastructure edge, not our code): the tests
+assert on the requests it receives."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import git, mockpolicy, write_tree
+
+TOKEN = "ghs_sekrit0123456789"
+REPO_PATH = "/repos/octo/shop"
+ADDED = """
+
+    def test_added():
+        with mock.patch("app.jobs.Runner.claim"):
+            pass
+    """
+ADDED_LINE = 9
+
+
+@dataclass
+class Received:
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class Fault:
+    method: str
+    path: str
+    status: int
+    message: str
+    headers: dict[str, str] = field(default_factory=dict)
+    times: int = 1
+
+
+class GitHubStandIn:
+    """Pull request 7 of octo/shop: its head, review comments and reviews;
+    lists are served two items a page with Link headers."""
+
+    def __init__(self) -> None:
+        self.head = ""
+        self.comments: list[dict[str, Any]] = []
+        self.reviews: list[dict[str, Any]] = []
+        self.received: list[Received] = []
+        self.faults: list[Fault] = []
+        self.link_base = ""  # where Link headers point; "" for this server
+        self._ids = iter(range(1000, 100000))
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def add_comment(self, body: str, **extra: Any) -> int:
+        comment = {"id": next(self._ids), "body": body, "path": "tests/test_jobs.py", "line": 1, "in_reply_to_id": None, **extra}
+        self.comments.append(comment)
+        return int(comment["id"])
+
+    def requests(self, method: str, path: str | None = None) -> list[Received]:
+        return [r for r in self.received if r.method == method and (path is None or r.path == path)]
+
+    def _answer(self, method: str, path: str, query: dict[str, list[str]], body: Any) -> tuple[int, dict[str, str], Any]:
+        for fault in self.faults:
+            if fault.times and (fault.method, fault.path) == (method, path):
+                fault.times -= 1
+                return fault.status, fault.headers, {"message": fault.message}
+        if (method, path) == ("GET", f"{REPO_PATH}/pulls/7"):
+            return 200, {}, {"number": 7, "head": {"sha": self.head}}
+        if method == "GET" and path in (f"{REPO_PATH}/pulls/7/comments", f"{REPO_PATH}/pulls/7/reviews"):
+            items = self.comments if path.endswith("comments") else self.reviews
+            page = int(query.get("page", ["1"])[0])
+            headers = {}
+            if page * 2 < len(items):
+                base = self.link_base or self.url
+                headers["Link"] = f'<{base}{path}?page={page + 1}>; rel="next", <{base}{path}?page=99>; rel="last"'
+            return 200, headers, items[(page - 1) * 2 : page * 2]
+        if (method, path) == ("POST", f"{REPO_PATH}/pulls/7/reviews"):
+            review = {"id": next(self._ids), "body": body["body"], "commit_id": body["commit_id"], "state": "COMMENTED"}
+            self.reviews.append(review)
+            for comment in body["comments"]:
+                self.add_comment(comment["body"], path=comment["path"], line=comment["line"], side=comment["side"])
+            return 200, {}, review
+        found = re.fullmatch(rf"{REPO_PATH}/pulls/comments/(\d+)", path)
+        if method == "DELETE" and found:
+            before = len(self.comments)
+            self.comments = [c for c in self.comments if c["id"] != int(found.group(1))]
+            return (204, {}, None) if len(self.comments) < before else (404, {}, {"message": "Not Found"})
+        return 404, {}, {"message": "Not Found"}
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        stand_in = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _serve(self) -> None:
+                parts = urllib.parse.urlsplit(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                body = json.loads(raw) if raw else None
+                stand_in.received.append(Received(self.command, parts.path, parts.query, dict(self.headers.items()), body))
+                status, headers, data = stand_in._answer(self.command, parts.path, urllib.parse.parse_qs(parts.query), body)
+                payload = json.dumps(data).encode() if data is not None else b""
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = do_DELETE = _serve
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - pylint's name
+                pass
+
+        return Handler
+
+
+@pytest.fixture
+def github() -> Iterator[GitHubStandIn]:
+    server = GitHubStandIn()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def pull_request(app_project: Path, github: GitHubStandIn) -> Path:
+    """A repository whose feature branch adds a first-party, unspecced mock; the
+    stand-in's pull request 7 has the branch's head."""
+    write_tree(app_project, {"tests/test_jobs.py": "from unittest import mock\n\n\ndef test_plain():\n    assert 1\n"})
+    git(app_project, "init", "-q", "-b", "main")
+    git(app_project, "add", "-A")
+    git(app_project, "commit", "-qm", "base")
+    git(app_project, "checkout", "-qb", "feature")
+    commit_change(app_project, ADDED)
+    github.head = git(app_project, "rev-parse", "HEAD").strip()
+    return app_project
+
+
+def commit_change(repo: Path, added: str) -> None:
+    with (repo / "tests/test_jobs.py").open("a", encoding="utf-8") as handle:
+        handle.write(textwrap.dedent(added))
+    git(repo, "commit", "-qam", "change")
+
+
+def post(repo: Path, github: GitHubStandIn, *extra: str, **env: str) -> Any:
+    full_env = {"GITHUB_TOKEN": TOKEN, "GITHUB_REPOSITORY": "octo/shop", "GITHUB_API_URL": github.url,
+                "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1", **env}
+    result = mockpolicy("review", "--base", "main", "--post", "github", "--pr", "7", *extra, cwd=repo, env=full_env)
+    assert TOKEN not in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def assert_token_only_in_the_header(github: GitHubStandIn) -> None:
+    assert github.received
+    for request in github.received:
+        assert request.headers["Authorization"] == f"Bearer {TOKEN}"
+        assert TOKEN not in json.dumps(request.body) + request.path + request.query
+
+
+def test_post_is_idempotent_and_deletes_fixed_findings(pull_request: Path, github: GitHubStandIn) -> None:
+    human = [github.add_comment(f"a person's comment {n}") for n in range(3)]
+    first = post(pull_request, github)
+    assert first.returncode == 1, first.stderr
+    assert "2 comment(s) posted, 0 already there, 0 deleted" in first.stdout
+    [review] = github.requests("POST", f"{REPO_PATH}/pulls/7/reviews")
+    assert (review.body["event"], review.body["commit_id"]) == ("COMMENT", github.head)
+    assert "2 new finding(s)" in review.body["body"]
+    comments = review.body["comments"]
+    assert [(c["path"], c["line"], c["side"]) for c in comments] == [("tests/test_jobs.py", ADDED_LINE, "RIGHT")] * 2
+    first_party, unspecced = sorted(comments, key=lambda c: "unspecced" in c["body"])
+    assert first_party["body"].startswith("**mockpolicy: `first-party-mock`** (W7301)")
+    assert "**Why:**" in first_party["body"]
+    assert "suggestion" not in first_party["body"]
+    assert "```suggestion\n    with mock.patch(\"app.jobs.Runner.claim\", autospec=True):\n```" in unspecced["body"]
+    assert "(https://github.com/mockpolicy/mockpolicy/blob/main/docs/rules/unspecced-mock.md)" in unspecced["body"]
+    markers = [re.search(r"<!-- mockpolicy-finding: [0-9a-f]{20} -->$", c["body"]) for c in comments]
+    assert all(markers) and markers[0].group(0) != markers[1].group(0)  # type: ignore[union-attr]
+    github.add_comment(f"> quoting {markers[0].group(0)}", in_reply_to_id=human[0])  # type: ignore[union-attr]
+
+    second = post(pull_request, github)
+    assert second.returncode == 1
+    assert "0 comment(s) posted, 2 already there, 0 deleted" in second.stdout
+    assert len(github.requests("POST")) == 1 and not github.requests("DELETE")
+    pages = [r.query for r in github.requests("GET", f"{REPO_PATH}/pulls/7/comments")]
+    assert pages[-3:] == ["per_page=100", "page=2", "page=3"]  # followed the Link headers
+
+    source = (pull_request / "tests/test_jobs.py").read_text()
+    (pull_request / "tests/test_jobs.py").write_text(source.replace('    with mock.patch("app.jobs.Runner.claim"):\n        pass\n', "    assert 2\n"))
+    git(pull_request, "commit", "-qam", "fix")
+    github.head = git(pull_request, "rev-parse", "HEAD").strip()
+    third = post(pull_request, github)
+    assert third.returncode == 0, third.stderr
+    assert "0 comment(s) posted, 0 already there, 2 deleted as fixed" in third.stdout
+    deleted = sorted(int(r.path.rsplit("/", 1)[1]) for r in github.requests("DELETE"))
+    assert len(deleted) == 2 and not set(deleted) & set(human)
+    assert len(github.requests("POST")) == 1
+    assert [c["body"] for c in github.comments if "quoting" not in c["body"]] == [f"a person's comment {n}" for n in range(3)]
+    assert_token_only_in_the_header(github)
+
+
+def test_findings_outside_the_hunks_go_into_the_review_body_once(pull_request: Path, github: GitHubStandIn) -> None:
+    git(pull_request, "checkout", "-q", "main")
+    write_tree(pull_request, {"tests/test_old.py": """
+        from unittest import mock
+
+
+        def test_old():
+            with mock.patch("app.jobs.run", autospec=True):
+                pass
+        """})
+    git(pull_request, "add", "-A")
+    git(pull_request, "commit", "-qm", "an old finding nobody baselined")
+    git(pull_request, "checkout", "-q", "feature")
+    git(pull_request, "rebase", "-q", "main")
+    github.head = git(pull_request, "rev-parse", "HEAD").strip()
+    first = post(pull_request, github, "--filter", "nofilter")
+    assert "2 comment(s) posted, 0 already there, 0 deleted as fixed, 1 listed in the review body." in first.stdout
+    [review] = github.requests("POST")
+    assert {c["path"] for c in review.body["comments"]} == {"tests/test_jobs.py"}
+    assert "Outside the diff's hunks" in review.body["body"]
+    assert re.search(r"tests/test\\_old\.py:5 \[first-party-mock\]\(https://[^)]+\): .* <!-- mockpolicy-finding: [0-9a-f]{20} -->",
+                     review.body["body"])
+    second = post(pull_request, github, "--filter", "nofilter")
+    assert "0 comment(s) posted, 3 already there, 0 deleted as fixed, 0 listed" in second.stdout
+    assert len(github.requests("POST")) == 1
+
+
+def test_source_text_is_escaped(pull_request: Path, github: GitHubStandIn) -> None:
+    commit_change(pull_request, """
+
+    def test_target():
+        with mock.patch("app.jobs.<img src=x onerror=alert(1)>**@octocat**", autospec=True):
+            pass
+    """)
+    github.head = git(pull_request, "rev-parse", "HEAD").strip()
+    assert post(pull_request, github).returncode == 1
+    bodies = [c["body"] for c in github.requests("POST")[0].body["comments"]]
+    [target] = [b for b in bodies if "mock-target-not-found" in b]
+    assert "<img" not in target and "&lt;img src=x onerror=alert(1)&gt;" in target
+    assert "\\*\\*@\u2060octocat\\*\\*" in target
+
+
+def test_a_forks_403_falls_back_to_workflow_commands(pull_request: Path, github: GitHubStandIn) -> None:
+    github.faults.append(Fault("POST", f"{REPO_PATH}/pulls/7/reviews", 403, "Resource not accessible by integration"))
+    result = post(pull_request, github)
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"mockpolicy: GitHub refused POST {REPO_PATH}/pulls/7/reviews (403: Resource not accessible by integration)."
+    )
+    warnings = [line for line in result.stdout.splitlines() if line.startswith("::warning ")]
+    assert len(warnings) == 2
+    assert all(w.startswith(f"::warning file=tests/test_jobs.py,line={ADDED_LINE},") for w in warnings)
+    assert len(github.requests("POST")) == 1  # a refusal is not retried
+
+
+def test_server_errors_and_rate_limits_are_retried(pull_request: Path, github: GitHubStandIn) -> None:
+    pr = f"{REPO_PATH}/pulls/7"
+    github.faults += [
+        Fault("GET", pr, 502, "Bad Gateway", {"Retry-After": "0"}),
+        Fault("GET", pr, 429, "Too Many Requests", {"Retry-After": "1"}),
+        Fault("GET", pr, 403, "You have exceeded a secondary rate limit. Please wait.", {"Retry-After": "0"}),
+        Fault("POST", f"{pr}/reviews", 500, "Server Error"),  # no Retry-After: a short backoff
+    ]
+    started = time.monotonic()
+    result = post(pull_request, github)
+    elapsed = time.monotonic() - started
+    assert result.returncode == 1, result.stderr
+    assert "2 comment(s) posted" in result.stdout
+    assert len(github.requests("GET", pr)) == 4
+    assert len(github.requests("POST")) == 2
+    assert 1.0 <= elapsed < 15
+
+
+def test_retries_give_up_with_one_sentence(pull_request: Path, github: GitHubStandIn) -> None:
+    github.faults.append(Fault("GET", f"{REPO_PATH}/pulls/7", 503, f"down for {TOKEN}", {"Retry-After": "0"}, times=50))
+    result = post(pull_request, github)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"mockpolicy: error: GitHub did not answer GET {REPO_PATH}/pulls/7 after 5 tries (last: 503: down for ***).\n"
+    )
+    assert len(github.received) == 5
+
+
+def test_a_wait_longer_than_allowed_is_not_waited(pull_request: Path, github: GitHubStandIn) -> None:
+    github.faults.append(Fault("GET", f"{REPO_PATH}/pulls/7", 429, "slow down", {"Retry-After": "3600"}))
+    started = time.monotonic()
+    result = post(pull_request, github)
+    assert time.monotonic() - started < 10
+    assert result.returncode == 2
+    assert "GitHub asked to wait 3600 s before retrying GET" in result.stderr
+    assert "more than mockpolicy waits in one run (60 s)." in result.stderr
+
+
+def test_links_to_another_host_are_not_followed(pull_request: Path, github: GitHubStandIn) -> None:
+    for n in range(3):
+        github.add_comment(f"comment {n}")
+    github.link_base = "http://collector.invalid"
+    result = post(pull_request, github)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "mockpolicy: error: GitHub sent a link to another host (collector.invalid); it is not followed with the token.\n"
+    )
+
+
+def test_head_must_be_the_pull_requests_head(pull_request: Path, github: GitHubStandIn) -> None:
+    github.head = "0" * 40
+    result = post(pull_request, github)
+    assert result.returncode == 2
+    assert "pull request 7's head is 000000000000; check out the pull request's head commit" in result.stderr
+    assert not github.requests("POST")
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"GITHUB_TOKEN": ""}, "mockpolicy: error: GITHUB_TOKEN is not set;"),
+        ({"GITHUB_REPOSITORY": ""}, "mockpolicy: error: GITHUB_REPOSITORY must be 'owner/name', got ''."),
+        ({"GITHUB_REPOSITORY": "just-a-name"}, "GITHUB_REPOSITORY must be 'owner/name', got 'just-a-name'."),
+    ],
+)
+def test_missing_environment(pull_request: Path, github: GitHubStandIn, env: dict[str, str], message: str) -> None:
+    result = post(pull_request, github, **env)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert github.received == []
+
+
+def test_unreachable_api(pull_request: Path, github: GitHubStandIn) -> None:
+    github.close()
+    result = post(pull_request, github)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"mockpolicy: error: GitHub did not answer GET {REPO_PATH}/pulls/7 after 5 tries")
