@@ -26,7 +26,6 @@ from mockpolicy.gitio import GitError
 from mockpolicy.github_api import GitHubError
 from mockpolicy.identity import Identity, count_identities
 from mockpolicy.project import ConfigError, Project, find_root, load_project
-from mockpolicy.branches import coverage_findings
 from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, STATIC_RULES, doc_text, lookup
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -170,6 +169,13 @@ def _collect(paths: list[str], jobs: int) -> Run:
     project, roots = _project_and_roots(paths)
     files = sorted(set(_python_files(roots)))
     return Run(project, roots, files, analyse_files(files, jobs))
+
+
+def coverage_findings(project: Project, files: list[Path], data: Path, fix: bool = False) -> list[Finding]:
+    """The branches reporter's findings (imported on use: it needs coverage.py)."""
+    from mockpolicy import branches
+
+    return branches.coverage_findings(project, files, data, fix)
 
 
 def _collect_coverage(paths: list[str], data: Path, fix: bool) -> Run:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 import builtins
 import json
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from mockpolicy.partials import FunctionNode
@@ -57,16 +58,51 @@ MOCK_VALUE = Outcome("returns", A_MOCK)
 _OUTCOMES: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
 
 
-def function_outcomes(function: FunctionNode) -> frozenset[Outcome] | None:
+# coverage.py's default exclusion: code the project itself marks as never run in tests.
+_NO_COVER = re.compile(r"#\s*(pragma|PRAGMA)[:\s]?\s*(no|NO)\s*(cover|COVER)")
+
+
+def function_outcomes(function: FunctionNode, lines: Sequence[str] | None = None) -> frozenset[Outcome] | None:
     """What calling ``function`` can give the caller; None when that cannot be
-    told (a generator, a property). Computed once per function node."""
+    told (a generator, a property). ``lines`` (the module's source lines) let
+    code marked ``# pragma: no cover`` be left out. Computed once per node."""
     cached = _OUTCOMES.get(id(function))
     if cached is None:
-        cached = _OUTCOMES[id(function)] = (function, _function_outcomes(function))
+        excluded = _excluded(function, lines) if lines is not None else set()
+        cached = _OUTCOMES[id(function)] = (function, _function_outcomes(function, excluded))
     return cached[1]
 
 
-def _function_outcomes(function: FunctionNode) -> frozenset[Outcome] | None:
+def _excluded(function: FunctionNode, lines: Sequence[str]) -> set[int]:
+    """ids of the statements of ``function`` that ``# pragma: no cover`` excludes:
+    a statement whose first line carries it, or every statement of an ``else:``
+    or ``except`` clause whose line carries it."""
+    end = function.end_lineno or function.lineno
+    if not any(_NO_COVER.search(line) for line in lines[function.lineno - 1 : end]):
+        return set()
+
+    def marked(line: int) -> bool:
+        return 1 <= line <= len(lines) and _NO_COVER.search(lines[line - 1]) is not None
+
+    excluded: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.stmt) and node is not function and marked(node.lineno):
+            excluded.add(id(node))
+        if isinstance(node, ast.ExceptHandler) and marked(node.lineno):
+            excluded.update(id(statement) for statement in node.body)
+        orelse = getattr(node, "orelse", None)
+        if isinstance(node, (ast.If, ast.For, ast.While, ast.Try)) and orelse:
+            first = orelse[0].lineno
+            for number in range(first - 1, max(node.lineno, first - 6), -1):  # the `else:` line above it
+                text = lines[number - 1].strip() if number <= len(lines) else ""
+                if text.startswith("else"):
+                    if marked(number):
+                        excluded.update(id(statement) for statement in orelse)
+                    break
+    return excluded
+
+
+def _function_outcomes(function: FunctionNode, excluded: set[int]) -> frozenset[Outcome] | None:
     if any(_last_name(d) in _PROPERTY_DECORATORS for d in function.decorator_list):
         return None
     found: set[Outcome] = set()
@@ -76,12 +112,14 @@ def _function_outcomes(function: FunctionNode) -> frozenset[Outcome] | None:
         kind = type(node)
         if kind is ast.Yield or kind is ast.YieldFrom:
             return None
+        if id(node) in excluded:
+            continue
         if kind is ast.Return:
             found.update(returned(node.value))  # type: ignore[attr-defined]
         elif kind in _NESTED_SCOPES or isinstance(node, _LEAVES):
             continue
         stack.extend(ast.iter_child_nodes(node))
-    found.update(_raised(function))
+    found.update(o for o in _raised(function, excluded))
     if _falls_through(function.body):
         found.add(NONE)
     return frozenset(found)
@@ -161,17 +199,23 @@ def exception_name(expr: ast.expr) -> str | None:
     return name if name[0].isupper() and not name.isupper() else None  # a class, by naming convention
 
 
-def _raised(function: FunctionNode) -> Iterator[Outcome]:
+def _raised(function: FunctionNode, excluded: set[int]) -> Iterator[Outcome]:
     """The exceptions ``function`` raises itself and does not catch itself."""
     arguments = function.args
     parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
-    for outcome in _raised_in(function.body, caught=()):
+    body = [statement for statement in function.body if id(statement) not in excluded]
+    for outcome in _raised_in(body, caught=(), excluded=excluded):
         if outcome.value not in parameters:  # `except catch: raise` re-raises what the caller chose
             yield outcome
 
 
-def _raised_in(body: Iterable[ast.stmt], caught: tuple[str, ...], handling: tuple[str, ...] = ()) -> Iterator[Outcome]:
+def _raised_in(
+    body: Iterable[ast.stmt], caught: tuple[str, ...], handling: tuple[str, ...] = (), excluded: set[int] | None = None
+) -> Iterator[Outcome]:
+    excluded = excluded or set()
     for statement in body:
+        if id(statement) in excluded:
+            continue
         if isinstance(statement, ast.Raise):
             if statement.exc is None:
                 for handled in handling:  # a bare re-raise inside a handler
@@ -187,21 +231,21 @@ def _raised_in(body: Iterable[ast.stmt], caught: tuple[str, ...], handling: tupl
             names: list[str] = []
             for handler in handlers:
                 names.extend(_caught(handler))
-            yield from _raised_in(getattr(statement, "body", []), (*caught, *names), handling)
-            yield from _raised_in(getattr(statement, "orelse", []), caught, handling)
-            yield from _raised_in(getattr(statement, "finalbody", []), caught, handling)
+            yield from _raised_in(getattr(statement, "body", []), (*caught, *names), handling, excluded)
+            yield from _raised_in(getattr(statement, "orelse", []), caught, handling, excluded)
+            yield from _raised_in(getattr(statement, "finalbody", []), caught, handling, excluded)
             for handler in handlers:
                 reraised = tuple(AN_EXCEPTION if n == "*" else n for n in _caught(handler))
-                yield from _raised_in(handler.body, caught, reraised)
+                yield from _raised_in(handler.body, caught, reraised, excluded)
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         else:
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(statement, field, None)
                 if isinstance(inner, list):
-                    yield from _raised_in(inner, caught, handling)
+                    yield from _raised_in(inner, caught, handling, excluded)
             for case in getattr(statement, "cases", []):
-                yield from _raised_in(case.body, caught, handling)
+                yield from _raised_in(case.body, caught, handling, excluded)
 
 
 def _caught(handler: ast.ExceptHandler) -> list[str]:

@@ -170,3 +170,28 @@ def test_outcomes_of_real_functions(source: str, expected: set[str]) -> None:
 )
 def test_outcomes_not_told_for_generators_and_properties(source: str) -> None:
     assert function_outcomes(_function(source)) is None
+
+
+def test_code_marked_no_cover_gives_no_outcomes() -> None:
+    source = (
+        "def f(x):\n"
+        "    if x is None:  # pragma: no cover\n"
+        "        return None\n"
+        "    try:\n"
+        "        g()\n"
+        "    except OSError:  # pragma: no cover\n"
+        "        raise\n"
+        "    if x:\n"
+        "        return 1\n"
+        "    else:  # pragma: no cover\n"
+        "        raise ValueError(x)\n"
+        "    return 2\n"
+    )
+    function = _function(source)
+    outcomes = function_outcomes(function, source.split("\n"))
+    assert outcomes is not None and {str(o) for o in outcomes} == {"returns 1", "returns 2"}
+    unmarked = _function(source.replace("# pragma: no cover", ""))
+    everything = function_outcomes(unmarked, source.replace("# pragma: no cover", "").split("\n"))
+    assert everything is not None and {str(o) for o in everything} == {
+        "returns None", "returns 1", "returns 2", "raises OSError", "raises ValueError"
+    }
