@@ -116,9 +116,14 @@ def _function_outcomes(function: FunctionNode, excluded: set[int]) -> frozenset[
             continue
         if kind is ast.Return:
             found.update(returned(node.value))  # type: ignore[attr-defined]
-        elif kind in _NESTED_SCOPES or isinstance(node, _LEAVES):
+        elif kind in _NESTED_SCOPES:
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        for name in node._fields:  # ast.iter_child_nodes, without its generator
+            value = getattr(node, name, None)
+            if type(value) is list:
+                stack.extend(item for item in value if isinstance(item, ast.AST) and not isinstance(item, _LEAVES))
+            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+                stack.append(value)
     found.update(o for o in _raised(function, excluded))
     if _falls_through(function.body):
         found.add(NONE)
