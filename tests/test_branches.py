@@ -298,3 +298,60 @@ def test_review_reports_coverage_findings_on_the_lines_a_change_adds(project: Pa
     assert result.returncode == 1, result.stderr
     coverage_found = [item for item in found if item in EXPECTED]
     assert coverage_found == [item for item in EXPECTED if item[0] != 12], found  # the mock's own line is old
+
+
+EDGES = {
+    "src/app/files.py": """
+        import os
+
+
+        def describe(path):
+            if os.path.exists(path):
+                return "present"
+            return "absent" if path else "empty"
+        """,
+    "tests/test_files.py": """
+        import os
+        from unittest.mock import patch
+
+        from app import files
+
+
+        # mock-partial: the file is always there
+        #   untested: app.files.describe: else os.path.exists(path); absence has its own test
+        #   untested: app.files.describe: if path; a conditional expression has no arcs
+        #   untested: src/app/files.py:5->7; the same arm, named by its arc
+        #   untested: src/app/files.py:5->99; no such arc
+        @patch("os.path.exists", return_value=True, autospec=True)
+        def test_present(exists):
+            assert files.describe("x") == "present"
+
+
+        def test_absent(tmp_path):
+            assert files.describe(str(tmp_path / "nothing")) == "absent"
+
+
+        # mock-partial: a test that never ran
+        #   untested: app.files.describe; not run in this data
+        @patch("os.path.exists", return_value=False, autospec=True)
+        def test_never_run(exists):
+            assert files.describe("y") == "absent"
+        """,
+}
+
+
+def test_library_targets_arcs_conditional_expressions_and_tests_not_run(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {**{k: v for k, v in PROJECT.items() if not k.startswith("tests/")}, **EDGES})
+    _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "not never_run")
+    result = mockpolicy("branches", "--format", "json", cwd=root)
+    found = sorted((f["line"], f["symbol"]) for f in json.loads(result.stdout))
+    # Only the arc that does not exist is wrong: the else arm and its arc are
+    # really untested by test_present, and the conditional expression is not judged.
+    assert found == [(11, "unknown-branch-reference")], result.stdout
+    assert "test_never_run" in result.stderr and "was not checked" in result.stderr
+    text = (root / "tests/test_files.py").read_text()
+    (root / "tests/test_files.py").write_text(text.replace('return_value=True, autospec=True)\ndef test_present', 'return_value=False, autospec=True)\ndef test_present').replace('== "present"', '== "absent"'))
+    _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "not never_run")
+    flipped = sorted((f["line"], f["symbol"]) for f in json.loads(mockpolicy("branches", "--format", "json", cwd=root).stdout))
+    assert (8, "stale-untested-branch-doc") in flipped and (10, "stale-untested-branch-doc") in flipped
+    assert (12, "undocumented-untested-branch") in flipped  # the if-arm of os.path.exists(path) is never taken now
