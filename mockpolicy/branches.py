@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ast
 import os
+import re
+import shutil
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -78,6 +80,7 @@ class MockUnderTest:
     target: Value | None
     summary: str
     documented: list[Documented] = field(default_factory=list)
+    insertable: bool = False  # a new block may go above ``site_line`` (it starts a statement or decorator)
 
 
 @dataclass
@@ -99,7 +102,7 @@ class Sources:
         if path not in self._cache:
             entry = None
             try:
-                text = path.read_text(encoding="utf-8")
+                text = path.read_bytes().decode("utf-8-sig")
                 tree = ast.parse(text)
                 parsed = coverage_parser.parse(text, str(path))
                 entry = (text, tree, parsed) if parsed is not None else None
@@ -117,17 +120,31 @@ def collect(engine: Engine, files: list[Path], sources: Sources, undocumented: b
             data = path.read_bytes()
             if b"mock-partial" not in data and not (undocumented and b"mock" in data):
                 continue
-            source = data.decode("utf-8")
+            source = data.decode("utf-8-sig")
             tree = ast.parse(source, filename=str(path))
         except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
             continue  # `mockpolicy check` reports files it cannot read
+        starts = _statement_starts(tree) if undocumented else set()
         with engine.analysis(str(path), source, tree) as analysis:
             relative = engine.project.relative(path)
             for partial in partial_sites(analysis, blocks_of(analysis)):
                 if partial.block is None and not undocumented:
                     continue
-                found.append(_describe(engine, analysis, partial, relative, sources))
+                mock = _describe(engine, analysis, partial, relative, sources)
+                mock.insertable = mock.site_line in starts
+                found.append(mock)
     return found
+
+
+def _statement_starts(tree: ast.Module) -> set[int]:
+    """Lines a comment may go above: the first lines of statements and decorators."""
+    starts: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            starts.add(node.lineno)
+            for decorator in getattr(node, "decorator_list", []):
+                starts.add(decorator.lineno)
+    return starts
 
 
 def _describe(engine: Engine, analysis: Analysis, partial: PartialSite, relative: str, sources: Sources) -> MockUnderTest:
@@ -177,7 +194,7 @@ def _tests(analysis: Analysis, site: MockSite, relative: str) -> list[str]:
     tests = []
     for context in analysis.module.contexts:
         if context.is_function and context.name.startswith("test") and (autouse or owner.name in context.params):
-            if not autouse or parent is None or context.qualname.startswith(parent.qualname):
+            if not autouse or parent is None or not parent.qualname or context.qualname.startswith(parent.qualname + "."):
                 tests.append(_node_id(relative, context.qualname))
     return tests
 
@@ -203,7 +220,9 @@ def _resolve(engine: Engine, analysis: Analysis, entry: Entry, sources: Sources)
         return Documented(entry, problem=entry.problem)
     if reference.arm == "arc":
         assert reference.arc is not None
-        path = engine.project.root / reference.path
+        path = (engine.project.root / reference.path).resolve()
+        if engine.project.root not in path.parents:
+            return Documented(entry, problem=f"'{reference.path}' is not a file of the project")
         read = sources.get(path)
         if read is None:
             return Documented(entry, problem=f"'{reference.path}' is not a readable Python file of the project")
@@ -233,7 +252,11 @@ def arm_of(relative: str, parsed: ParsedSource, arm: str, function: ast.AST, nod
         first = function.body[0].lineno
         return Arm(relative, lines=frozenset(range(first, (function.end_lineno or first) + 1)))
     if arm == "except":
-        return Arm(relative, lines=frozenset(parsed.first_line(h.body[0].lineno) for h in nodes if isinstance(h, ast.ExceptHandler)))
+        lines = {
+            parsed.first_line(h.body[0].lineno) for h in nodes
+            if isinstance(h, ast.ExceptHandler) and h.body[0].lineno != h.lineno  # a one-line handler runs its line to match
+        }
+        return Arm(relative, lines=frozenset(lines)) if lines else None
     arcs: set[Arc] = set()
     for node in nodes:
         if not isinstance(node, (ast.If, ast.While)):
@@ -243,8 +266,12 @@ def arm_of(relative: str, parsed: ParsedSource, arm: str, function: ast.AST, nod
 
 
 def _arm_arcs(parsed: ParsedSource, node: ast.If | ast.While, arm: str) -> set[Arc]:
+    """The arcs taking ``arm`` of ``node``; none when its body shares the test's
+    line (``if x: return``), where coverage's arcs cannot tell the arms apart."""
     line = parsed.first_line(node.lineno)
     true_destination = parsed.first_line(node.body[0].lineno)
+    if true_destination == line:
+        return set()
     destinations = parsed.destinations(line)
     if arm == "if":
         return {(line, true_destination)} if true_destination in destinations else set()
@@ -298,6 +325,7 @@ def check(engine: Engine, data: CoverageData, mocks: list[MockUnderTest], source
     findings: list[Finding] = []
     missing_by_mock: dict[int, list[Missing]] = {}
     all_runs = {context for contexts in data.tests.values() for context in contexts}
+    checked_blocks: set[tuple[str, int]] = set()
     for mock in mocks:
         runs = {node: data.tests[node] for test in mock.tests for node in data.matching_tests(test)}
         if mock.block is not None and not runs and mock.tests:
@@ -314,9 +342,13 @@ def check(engine: Engine, data: CoverageData, mocks: list[MockUnderTest], source
                 f"{reference_missing.reference} ({reference_missing.file}:{reference_missing.line}); "
                 f"add '#   {text}; <reason>' to the block, or test that branch."
             ), text))
+        if (mock.path, mock.block.line) in checked_blocks:
+            continue  # two mocks on one line share their block: its entries are checked once
+        checked_blocks.add((mock.path, mock.block.line))
         for documented in mock.documented:
             findings.extend(_check_entry(data, mock, documented, runs, all_runs))
-    return findings, missing_by_mock
+    unique = {(f.path, f.line, f.symbol, f.message): f for f in findings}
+    return list(unique.values()), missing_by_mock
 
 
 def _check_entry(
@@ -398,7 +430,9 @@ def _undocumented(engine: Engine, data: CoverageData, mock: MockUnderTest, runs:
     found: list[Missing] = []
     for relative, file_id in sorted(data.files.items()):
         path = engine.project.root / relative
-        read = sources.get(path) if path.is_file() else None
+        if Path(relative).is_absolute() or not path.is_file():
+            continue  # measured outside this checkout (CoverageData maps moved files back in)
+        read = sources.get(path)
         if read is None or name not in read[0]:
             continue
         by_context = {c: arcs for c, arcs in data.arcs(file_id).items() if c in contexts}
@@ -500,27 +534,42 @@ def _listed_in(mock: MockUnderTest, reference: BranchRef, relative: str, arcs: s
 
 
 def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Missing]], findings: list[Finding]) -> list[str]:
-    """Rewrite blocks from the data: drop stale entries, add the missing ones
-    with a reason placeholder, insert a block above an undocumented partial mock.
-    Only comment lines change. Returns the files rewritten."""
+    """Rewrite blocks from the data: drop stale entries (the whole block when
+    none is left), add the missing ones with a reason placeholder, and insert a
+    block above an undocumented partial mock that starts a statement. Mocks
+    sharing a block or a line are rewritten together. Only comment lines
+    change; line endings, a BOM and file permissions are kept. Returns the
+    files rewritten."""
     stale_lines = {(f.path, f.line) for f in findings if f.symbol == STALE_UNTESTED_BRANCH_DOC.symbol}
-    edits: dict[str, list[tuple[int, int, list[str]]]] = {}  # path -> (first line, last line, new lines)
+    plans: dict[tuple[str, int], tuple[MockUnderTest, list[str]]] = {}  # (path, anchor line) -> mock, new entries
     for mock in mocks:
-        new = [f"untested: {m.reference}; {REASON_PLACEHOLDER}" for m in _unique(missing.get(id(mock), []))]
-        path = root / mock.path
-        lines = path.read_text(encoding="utf-8").split("\n")
+        anchor = mock.block.line if mock.block is not None else mock.site_line
+        if mock.block is None and not mock.insertable:
+            continue
+        planned = plans.setdefault((mock.path, anchor), (mock, []))[1]
+        for item in missing.get(id(mock), []):
+            line = f"untested: {item.reference}; {REASON_PLACEHOLDER}"
+            if line not in planned:
+                planned.append(line)
+    edits: dict[str, list[tuple[int, int, list[str]]]] = {}  # path -> (first line, last line, new lines)
+    texts: dict[str, SourceText] = {}
+    for (relative, anchor), (mock, new) in sorted(plans.items()):
+        text = texts.get(relative) or texts.setdefault(relative, SourceText.read(root / relative))
+        lines = text.lines
         if mock.block is None:
-            if not new or (mock.site_line >= 2 and lines[mock.site_line - 2].rstrip().endswith("\\")):
-                continue
-            indent = _indent(lines[mock.site_line - 1])
-            inserted = [f"{indent}# mock-partial: {mock.summary}", *(f"{indent}#   {line}" for line in new)]
-            edits.setdefault(mock.path, []).append((mock.site_line, mock.site_line - 1, inserted))
+            if new:
+                indent = _indent(lines[anchor - 1])
+                inserted = [f"{indent}# mock-partial: {mock.summary}", *(f"{indent}#   {line}" for line in new)]
+                edits.setdefault(relative, []).append((anchor, anchor - 1, inserted))
             continue
         block = mock.block
         indent = _indent(lines[block.line - 1])
         spans = _entry_spans(block)
-        dropped = {entry.line for entry in block.entries if (mock.path, entry.line) in stale_lines}
+        dropped = {entry.line for entry in block.entries if (relative, entry.line) in stale_lines}
         if not new and not dropped:
+            continue
+        if not new and len(dropped) == len(block.entries):
+            edits.setdefault(relative, []).append((block.line, block.end_line, []))  # nothing left to document
             continue
         kept: list[str] = []
         insert_at = 1  # after the opener, or after the last entry kept
@@ -532,16 +581,51 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Miss
             if owner is not None:
                 insert_at = len(kept)
         kept[insert_at:insert_at] = [f"{indent}#   {line}" for line in new]
-        edits.setdefault(mock.path, []).append((block.line, block.end_line, kept))
-    changed = []
+        edits.setdefault(relative, []).append((block.line, block.end_line, kept))
     for relative, file_edits in edits.items():
-        path = root / relative
-        lines = path.read_text(encoding="utf-8").split("\n")
+        text = texts[relative]
         for first, last, replacement in sorted(file_edits, key=lambda e: e[0], reverse=True):
-            lines[first - 1 : last] = replacement
-        _write(path, "\n".join(lines))
-        changed.append(relative)
-    return changed
+            text.replace(first, last, replacement)
+        text.write(root / relative)
+    return sorted(edits)
+
+
+@dataclass
+class SourceText:
+    """A file's lines with their own line endings, for edits that keep the rest byte for byte."""
+
+    lines: list[str]
+    endings: list[str]
+    bom: bool
+    newline: str
+
+    @classmethod
+    def read(cls, path: Path) -> SourceText:
+        data = path.read_bytes()
+        bom = data.startswith(b"\xef\xbb\xbf")
+        text = data.decode("utf-8-sig")
+        pieces = re.findall(r"([^\r\n]*)(\r\n|\r|\n|$)", text)
+        if pieces and pieces[-1] == ("", ""):
+            pieces.pop()
+        lines = [content for content, _ in pieces]
+        endings = [ending for _, ending in pieces]
+        newline = max(("\r\n", "\r", "\n"), key=endings.count) if any(endings) else "\n"
+        return cls(lines, endings, bom, newline)
+
+    def replace(self, first: int, last: int, replacement: list[str]) -> None:
+        """Lines ``first..last`` (1-based, inclusive; ``last = first - 1`` inserts) become ``replacement``."""
+        endings = self.endings[first - 1 : last]
+        endings += [self.newline] * (len(replacement) - len(endings))
+        self.lines[first - 1 : last] = replacement
+        self.endings[first - 1 : last] = endings[: len(replacement)]
+
+    def write(self, path: Path) -> None:
+        text = "".join(line + ending for line, ending in zip(self.lines, self.endings))
+        target = path.resolve()  # a symlinked file is edited where it lives
+        temporary = target.with_name(target.name + ".mockpolicy-tmp")
+        temporary.write_bytes((b"\xef\xbb\xbf" if self.bom else b"") + text.encode("utf-8"))
+        shutil.copymode(target, temporary)
+        temporary.replace(target)
 
 
 def _unique(missing: list[Missing]) -> list[Missing]:
@@ -570,9 +654,3 @@ def _entry_spans(block: Block) -> dict[int, int]:
 
 def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
-
-
-def _write(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".mockpolicy-tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)

@@ -45,6 +45,8 @@ class CoverageData:
         self.path = path
         self.root = root
         shown = str(path)
+        if path.is_dir():
+            raise CoverageDataError(f"{shown} is a folder, not a coverage data file; name the file, e.g. {shown}/.coverage.")
         if not path.is_file():
             raise CoverageDataError(f"{shown} does not exist; create it with `{HOW_TO_RUN}`.")
         try:
@@ -70,9 +72,12 @@ class CoverageData:
                 f"{shown} has no per-test contexts; re-run with --cov-context=test (`{HOW_TO_RUN}`); "
                 'on Python 3.14+ also set `[run] core = "ctrace"`, since the sys.monitoring core drops them.'
             )
+        columns = {row[1] for row in self._rows("PRAGMA table_info(arc)")}
+        if not {"file_id", "context_id", "fromno", "tono"} <= columns:
+            raise CoverageDataError(f"{shown} is not a coverage.py data file (its arc table has other columns).")
         self.files: dict[str, int] = {}
         for file_id, measured in self._rows("SELECT id, path FROM file"):
-            self.files[_relative(Path(str(measured)), root)] = file_id
+            self.files[_project_path(str(measured), root, path.parent)] = file_id
         self._arcs: dict[int, dict[int, set[Arc]]] = {}
 
     def _rows(self, sql: str, parameters: Iterable[object] = ()) -> list[tuple[Any, ...]]:
@@ -96,9 +101,11 @@ class CoverageData:
         cached = self._arcs.get(file_id)
         if cached is None:
             cached = {}
-            for context_id, start, end in self._db.execute(
+            for context_id, start, end in self._rows(
                 "SELECT context_id, fromno, tono FROM arc WHERE file_id = ?", (file_id,)
             ):
+                if not (isinstance(start, int) and isinstance(end, int)):
+                    raise CoverageDataError(f"{self.path} holds an arc that is not a pair of line numbers.")
                 cached.setdefault(context_id, set()).add((start, end))
             self._arcs[file_id] = cached
         return cached
@@ -128,8 +135,21 @@ def executed_lines(arcs: Iterable[Arc]) -> set[int]:
     return lines
 
 
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root).as_posix()
-    except (ValueError, OSError):
-        return path.as_posix()
+def _project_path(measured: str, root: Path, data_folder: Path) -> str:
+    """A measured file's path relative to the project root: as recorded; or,
+    for relative paths (``[run] relative_files``), from the root or the data
+    file's folder; or, for a checkout that moved, the longest tail of the path
+    that names a file of the project. Otherwise the path as recorded."""
+    path = Path(measured)
+    candidates = [path] if path.is_absolute() else [root / path, data_folder / path]
+    for candidate in candidates:
+        try:
+            return candidate.resolve().relative_to(root).as_posix()
+        except (ValueError, OSError):
+            continue
+    parts = path.parts
+    for start in range(1, len(parts)):
+        tail = Path(*parts[start:])
+        if (root / tail).is_file():
+            return tail.as_posix()
+    return path.as_posix()

@@ -4,6 +4,7 @@ subprocesses: every finding, --fix, xdist and combined shards, bad data."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import sys
 from pathlib import Path
@@ -355,3 +356,106 @@ def test_library_targets_arcs_conditional_expressions_and_tests_not_run(tmp_path
     flipped = sorted((f["line"], f["symbol"]) for f in json.loads(mockpolicy("branches", "--format", "json", cwd=root).stdout))
     assert (8, "stale-untested-branch-doc") in flipped and (10, "stale-untested-branch-doc") in flipped
     assert (12, "undocumented-untested-branch") in flipped  # the if-arm of os.path.exists(path) is never taken now
+
+
+SHARED_LINE = {
+    "src/app/more.py": """
+        def other():
+            return 1
+
+
+        def choose(name):
+            if name == "one": return "one"
+            try:
+                return int(name)
+            except ValueError: return "value"
+            except KeyError:
+                return "key"
+        """,
+    "tests/test_shared.py": """
+        from unittest.mock import patch
+
+        from app import gates, more
+
+
+        def test_two():
+            # mock-partial: both mocks of this line
+            #   untested: app.gates.run_gates: else status == "APPROVED"; the retry test
+            #   untested: app.more.choose: if name == "one"; one-line arms are not judged
+            #   untested: app.more.choose: except ValueError; one-line handlers are not judged
+            with patch("app.gates.read_evidence", return_value="RETRY", autospec=True), patch("app.more.other", return_value=1, autospec=True):
+                assert gates.run_gates("x") is False
+                assert more.choose("2") == 2
+
+
+        def test_undocumented_pair():
+            with patch("app.gates.read_evidence", return_value="APPROVED", autospec=True), patch("app.more.other", return_value=2, autospec=True):
+                assert gates.run_gates("x")
+
+
+        def test_inside_a_string():
+            with patch("app.more.other", return_value=0), gates.run_gates('''
+        ''') and patch("app.gates.read_evidence", return_value="APPROVED"):
+                pass
+        """,
+}
+
+
+def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {**{k: v for k, v in PROJECT.items() if not k.startswith("tests/")}, **SHARED_LINE})
+    test_file = root / "tests/test_shared.py"
+    test_file.write_bytes(b"\xef\xbb\xbf" + test_file.read_bytes().replace(b"\n", b"\r\n"))
+    test_file.chmod(0o640)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    report = json.loads(mockpolicy("branches", "--format", "json", cwd=root).stdout)
+    stale = [f for f in report if f["symbol"] == "stale-untested-branch-doc"]
+    assert [f["line"] for f in stale] == [8]  # the status arm runs; the one-line arms are not judged
+    assert len(report) == len({(f["line"], f["symbol"], f["message"]) for f in report})  # no duplicates
+    before = test_file.read_bytes()
+    mockpolicy("branches", "--fix", cwd=root)
+    after = test_file.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbf") and b"\n" not in after.replace(b"\r\n", b"")
+    assert oct(test_file.stat().st_mode & 0o777) == "0o640"
+    code = lambda data: [l for l in data.decode("utf-8-sig").split("\r\n") if not l.lstrip().startswith("#")]  # noqa: E731
+    assert code(after) == code(before)
+    text = after.decode("utf-8-sig")
+    assert text.count("# mock-partial: app.gates.read_evidence") == 1  # one block for the pair, none in the string
+    assert mockpolicy("branches", "--fix", cwd=root).stderr.count("rewrote") == 0
+    assert test_file.read_bytes() == after
+
+
+def test_bad_arc_tables_are_refused_in_one_sentence(tmp_path: Path) -> None:
+    for name, arc_table, row in (
+        ("columns.db", "CREATE TABLE arc (id INTEGER)", "INSERT INTO arc VALUES (1)"),
+        ("values.db", "CREATE TABLE arc (file_id, context_id, fromno, tono)", "INSERT INTO arc VALUES (1, 1, 'x', 2)"),
+    ):
+        database = sqlite3.connect(tmp_path / name)
+        database.executescript(
+            "CREATE TABLE meta (key, value); INSERT INTO meta VALUES ('has_arcs', '1');"
+            "CREATE TABLE file (id, path); INSERT INTO file VALUES (1, 'src/app/gates.py');"
+            "CREATE TABLE context (id, context); INSERT INTO context VALUES (1, 'tests/test_gates.py::test_approved|run');"
+            f"{arc_table}; {row};"
+        )
+        database.commit()
+        database.close()
+    write_tree(tmp_path, PROJECT)
+    for name in ("columns.db", "values.db"):
+        result = mockpolicy("branches", "--data", name, cwd=tmp_path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert result.stderr.startswith(f"mockpolicy: error: {name} ")
+    folder = mockpolicy("branches", "--data", "src", cwd=tmp_path)
+    assert folder.returncode == 2 and "is a folder" in folder.stderr
+
+
+def test_data_from_a_moved_checkout_and_relative_files(tmp_path: Path) -> None:
+    first = write_tree(tmp_path / "first", PROJECT)
+    _pytest_cov(first, "--cov-branch", "--cov-context=test")
+    expected = _findings(first)
+    moved = tmp_path / "moved"
+    shutil.copytree(first, moved)
+    shutil.rmtree(first)
+    assert _findings(moved) == expected
+    relative = write_tree(tmp_path / "relative", {**PROJECT, ".coveragerc": "[run]\nrelative_files = true\n"})
+    _pytest_cov(relative, "--cov-branch", "--cov-context=test")
+    from_tests = mockpolicy("branches", "--format", "json", "--data", "../.coverage", cwd=relative / "tests")
+    assert sorted((f["line"], f["symbol"]) for f in json.loads(from_tests.stdout)) == expected
