@@ -39,7 +39,7 @@ from mockpolicy.rules import (
 )
 from mockpolicy.sites import MockSite
 
-_SETUP_METHODS = frozenset({"setUp", "asyncSetUp", "setup_method", "setup"})
+_SETUP_METHODS = frozenset({"setUp", "asyncSetUp", "setup_method", "setup", "setUpClass", "setup_class"})
 
 
 @dataclass(frozen=True)
@@ -328,9 +328,13 @@ def check(engine: Engine, data: CoverageData, mocks: list[MockUnderTest], source
     checked_blocks: set[tuple[str, int]] = set()
     for mock in mocks:
         runs = {node: data.tests[node] for test in mock.tests for node in data.matching_tests(test)}
-        if mock.block is not None and not runs and mock.tests:
+        if mock.block is not None and not mock.tests:
+            print(f"mockpolicy: note: {mock.path}:{mock.site_line}: cannot tell which tests this mock applies to "
+                  "(a helper, or a fixture of another module); only its entries' references and claims were checked.",
+                  file=sys.stderr)
+        elif mock.block is not None and not runs:
             print(f"mockpolicy: note: {mock.path}:{mock.site_line}: none of its tests is in the data "
-                  f"({', '.join(mock.tests[:3])}); its block was not checked.", file=sys.stderr)
+                  f"({', '.join(mock.tests[:3])}); its block was not checked against them.", file=sys.stderr)
         missing = _undocumented(engine, data, mock, runs, sources) if runs else []
         missing_by_mock[id(mock)] = missing
         if mock.block is None:

@@ -349,7 +349,7 @@ def test_library_targets_arcs_conditional_expressions_and_tests_not_run(tmp_path
     # Only the arc that does not exist is wrong: the else arm and its arc are
     # really untested by test_present, and the conditional expression is not judged.
     assert found == [(11, "unknown-branch-reference")], result.stdout
-    assert "test_never_run" in result.stderr and "was not checked" in result.stderr
+    assert "test_never_run" in result.stderr and "was not checked against them" in result.stderr
     text = (root / "tests/test_files.py").read_text()
     (root / "tests/test_files.py").write_text(text.replace('return_value=True, autospec=True)\ndef test_present', 'return_value=False, autospec=True)\ndef test_present').replace('== "present"', '== "absent"'))
     _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "not never_run")
