@@ -632,16 +632,6 @@ class SourceText:
         temporary.replace(target)
 
 
-def _unique(missing: list[Missing]) -> list[Missing]:
-    seen: set[str] = set()
-    kept = []
-    for item in missing:
-        if str(item.reference) not in seen:
-            seen.add(str(item.reference))
-            kept.append(item)
-    return kept
-
-
 def _entry_spans(block: Block) -> dict[int, int]:
     """Line -> the entry line it belongs to (an entry and its continuation lines)."""
     starts = sorted(entry.line for entry in block.entries)

@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-PHASE_RUN = "|run"
 _PHASES = ("|run", "|setup", "|teardown")
 _REQUIRED_TABLES = frozenset({"meta", "file", "context", "arc"})
 HOW_TO_RUN = "pytest --cov=<your package> --cov-branch --cov-context=test"
@@ -61,7 +60,6 @@ class CoverageData:
             raise CoverageDataError(
                 f"{shown} holds line coverage only; re-run with --cov-branch (`{HOW_TO_RUN}`)."
             )
-        self.version = str(meta.get("version", ""))
         self.tests: dict[str, set[int]] = {}
         for context_id, context in self._rows("SELECT id, context FROM context"):
             parsed = node_id_of(str(context))

@@ -56,7 +56,7 @@ def comment_body(finding: Finding, key: str, context: Context, sources: Sources)
     if fix is not None and line_text is not None:
         parts += ["", f"**Fix:** {fix.description}.", "", code_fence(fix.apply(line_text), "suggestion")]
     elif rule.help_uri:
-        parts += ["", f"**Fix:** see *Use instead* on the rule's page."]
+        parts += ["", "**Fix:** see *Use instead* on the rule's page."]
     if rule.help_uri:
         parts += ["", f"[{rule.symbol} documentation]({rule.help_uri})"]
     parts += ["", MARKER.format(key=key)]

@@ -290,14 +290,3 @@ def _falls_through(body: list[ast.stmt]) -> bool:
     ):
         return False
     return True
-
-
-def only_docstring_or_stub(function: FunctionNode) -> bool:
-    """Whether ``function`` has no code: only a docstring, ``pass`` or ``...``."""
-    for statement in function.body:
-        if isinstance(statement, ast.Pass):
-            continue
-        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
-            continue
-        return False
-    return True
