@@ -28,7 +28,7 @@ from mockpolicy.engine import Analysis, Engine, engine_for
 from mockpolicy.findings import Finding
 from mockpolicy.index import module_name_for
 from mockpolicy.project import Project
-from mockpolicy.partials import REASON_PLACEHOLDER, Block, BranchRef, Entry, find_branch, normalized_expression, own_nodes
+from mockpolicy.partials import REASON_PLACEHOLDER, Block, Branch, BranchRef, Entry, find_branch, normalized_expression, own_nodes
 from mockpolicy.resolve import Kind, Scope, Value
 from mockpolicy.rules import (
     STALE_UNTESTED_BRANCH_DOC,
@@ -241,14 +241,14 @@ def _resolve(engine: Engine, analysis: Analysis, entry: Entry, sources: Sources)
     if read is None:
         return Documented(entry)
     relative = engine.project.relative(path)
-    arm = arm_of(relative, read[2], reference.arm, function.function, branch.nodes)
+    arm = arm_of(relative, read[2], branch)
     return Documented(entry, arm)
 
 
-def arm_of(relative: str, parsed: ParsedSource, arm: str, function: ast.AST, nodes: tuple[ast.AST, ...]) -> Arm | None:
-    """The arcs or lines that take ``arm`` of ``nodes`` (None: not measurable)."""
+def arm_of(relative: str, parsed: ParsedSource, branch: Branch) -> Arm | None:
+    """The arcs or lines that take ``branch`` in ``relative`` (None: not measurable)."""
+    arm, function, nodes = branch.arm, branch.function, branch.nodes
     if arm == "function":
-        assert isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
         first = function.body[0].lineno
         return Arm(relative, lines=frozenset(range(first, (function.end_lineno or first) + 1)))
     if arm == "except":

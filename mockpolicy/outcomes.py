@@ -204,10 +204,16 @@ def exception_name(expr: ast.expr) -> str | None:
     return name if name[0].isupper() and not name.isupper() else None  # a class, by naming convention
 
 
+def parameter_names(arguments: ast.arguments) -> set[str]:
+    """Every name a function or lambda binds from its arguments."""
+    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    names.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
+    return names
+
+
 def _raised(function: FunctionNode, excluded: set[int]) -> Iterator[Outcome]:
     """The exceptions ``function`` raises itself and does not catch itself."""
-    arguments = function.args
-    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    parameters = parameter_names(function.args)
     body = [statement for statement in function.body if id(statement) not in excluded]
     for outcome in _raised_in(body, caught=(), excluded=excluded):
         if outcome.value not in parameters:  # `except catch: raise` re-raises what the caller chose

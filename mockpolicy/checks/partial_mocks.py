@@ -22,6 +22,7 @@ from mockpolicy.outcomes import (
     exception_name,
     fixed_outcome,
     function_outcomes,
+    parameter_names,
 )
 from mockpolicy.partials import Block, find_branch, has_reason, parse_blocks
 from mockpolicy.resolve import Kind, Value
@@ -319,7 +320,7 @@ def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.e
         outcomes.update(fixed_outcome(value) for value in configuration.returns)
         return frozenset(outcomes)
     if isinstance(replacement, ast.Lambda):
-        parameters = _parameter_names(replacement.args)
+        parameters = parameter_names(replacement.args)
         if _reads(replacement.body, parameters):
             return None
         return frozenset({fixed_outcome(replacement.body)})
@@ -328,7 +329,7 @@ def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.e
         function = value.function if value.kind is Kind.FUNCTION else None
         if function is None:
             return None
-        parameters = _parameter_names(function.args)
+        parameters = parameter_names(function.args)
         returns = [node.value for node in ast.walk(function) if isinstance(node, ast.Return) and node.value is not None]
         if any(_reads(value_expr, parameters) for value_expr in returns):
             return None
@@ -336,12 +337,6 @@ def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.e
             return None  # a fake with its own logic: its outcomes are its own business
         return function_outcomes(function)
     return None
-
-
-def _parameter_names(arguments: ast.arguments) -> set[str]:
-    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
-    names.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
-    return names
 
 
 def _reads(expr: ast.AST, names: set[str]) -> bool:
