@@ -1,7 +1,5 @@
 """``python -m mockpolicy``."""
 
-import sys
+from mockpolicy.cli import console_main
 
-from mockpolicy.cli import main
-
-sys.exit(main())
+console_main()

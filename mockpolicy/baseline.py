@@ -25,12 +25,13 @@ import os
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mockpolicy.findings import Finding
 from mockpolicy.identity import Identity, count_identities, excerpt, identify
 from mockpolicy.rules import ANALYSIS_ERROR, BASELINE_GREW
+from mockpolicy.errors import MockpolicyError
 
 # Format versions:
 #   1 (mockpolicy 0.1): rule, path, scope, fingerprint, count, excerpt.
@@ -40,7 +41,7 @@ NEVER_BASELINED = frozenset({ANALYSIS_ERROR.symbol, BASELINE_GREW.symbol})
 _FIELDS = {"rule": str, "path": str, "scope": str, "fingerprint": str, "count": int, "excerpt": str}
 
 
-class BaselineError(Exception):
+class BaselineError(MockpolicyError):
     """The baseline file is unreadable or invalid; the message names it."""
 
 
@@ -202,6 +203,17 @@ def compare(
         if seen[identity] < allowed and covers(identity.path)
     )
     return new, stale
+
+
+def not_allowed(baseline: Baseline, findings: list[Finding], relative: Callable[[str], str]) -> list[Finding]:
+    """``findings`` of one file minus what ``baseline`` allows, matched on
+    their paths made relative by ``relative``; the findings keep their paths."""
+    if not baseline.counts or not findings:
+        return findings
+    shown = [replace(finding, path=relative(finding.path)) for finding in findings]
+    kept, _ = compare(baseline, shown, lambda path: False)
+    keep = {id(finding) for finding in kept}
+    return [original for original, seen in zip(findings, shown) if id(seen) in keep]
 
 
 def entry_lines(text: str) -> dict[Identity, int]:

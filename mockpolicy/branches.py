@@ -24,12 +24,14 @@ from mockpolicy import coverage_parser
 from mockpolicy.checks.partial_mocks import PartialSite, blocks_of, partial_sites
 from mockpolicy.coverage_data import Arc, CoverageData, executed_lines
 from mockpolicy.coverage_parser import ParsedSource
-from mockpolicy.engine import Analysis, Engine, engine_for
+from mockpolicy.analysis import Analysis
+from mockpolicy.engine import Engine, Session
+from mockpolicy.source import SourceError, read_source
 from mockpolicy.findings import Finding
 from mockpolicy.index import module_name_for
 from mockpolicy.project import Project
 from mockpolicy.partials import REASON_PLACEHOLDER, Block, Branch, BranchRef, Entry, find_branch, normalized_expression, own_nodes
-from mockpolicy.resolve import Kind, Scope, Value
+from mockpolicy.symbols import Kind, Scope, Value
 from mockpolicy.rules import (
     STALE_UNTESTED_BRANCH_DOC,
     UNCOVERED_DOCUMENTED_BRANCH,
@@ -117,22 +119,28 @@ def collect(engine: Engine, files: list[Path], sources: Sources, undocumented: b
     found: list[MockUnderTest] = []
     for path in files:
         try:
-            data = path.read_bytes()
-            if b"mock-partial" not in data and not (undocumented and b"mock" in data):
-                continue
-            source = data.decode("utf-8-sig")
-            tree = ast.parse(source, filename=str(path))
-        except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+            data = read_source(path)
+        except SourceError:
             continue  # `mockpolicy check` reports files it cannot read
-        starts = _statement_starts(tree) if undocumented else set()
-        with engine.analysis(str(path), source, tree) as analysis:
-            relative = engine.project.relative(path)
+        if b"mock-partial" not in data and not (undocumented and b"mock" in data):
+            continue
+        relative = engine.project.relative(path)
+
+        def describe_all(analysis: Analysis) -> list[MockUnderTest]:
+            tree = analysis.module.module.node
+            assert isinstance(tree, ast.Module)
+            starts = _statement_starts(tree) if undocumented else set()
+            described = []
             for partial in partial_sites(analysis, blocks_of(analysis)):
                 if partial.block is None and not undocumented:
                     continue
                 mock = _describe(engine, analysis, partial, relative, sources)
                 mock.insertable = mock.site_line in starts
-                found.append(mock)
+                described.append(mock)
+            return described
+
+        mocks, _ = engine.inspect(str(path), data, describe_all)  # `mockpolicy check` reports failures
+        found.extend(mocks or [])
     return found
 
 
@@ -288,7 +296,7 @@ def coverage_findings(project: Project, files: list[Path], data_path: Path, fix:
         warn_about_sysmon(project)
         if not files:
             return []
-        engine = engine_for(files[0])
+        engine = Session().engine_for(files[0])
         sources = Sources()
         mocks = collect(engine, files, sources, undocumented=fix)
         findings, missing = check(engine, data, mocks, sources)

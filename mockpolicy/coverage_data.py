@@ -11,6 +11,7 @@ and read file by file, only for the files a check needs.
 from __future__ import annotations
 
 import sqlite3
+from mockpolicy.errors import MockpolicyError
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ HOW_TO_RUN = "pytest --cov=<your package> --cov-branch --cov-context=test"
 Arc = tuple[int, int]
 
 
-class CoverageDataError(Exception):
+class CoverageDataError(MockpolicyError):
     """The data file is missing, unreadable or lacks what ``branches`` needs."""
 
 

@@ -7,6 +7,7 @@ Filters follow reviewdog's names: ``added`` (lines the change adds),
 """
 
 from __future__ import annotations
+from mockpolicy.errors import MockpolicyError
 
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from unidiff.errors import UnidiffParseError
 FILTERS = ("added", "diff_context", "file", "nofilter")
 
 
-class DiffError(Exception):
+class DiffError(MockpolicyError):
     """The diff could not be read."""
 
 

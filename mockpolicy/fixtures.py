@@ -14,9 +14,11 @@ import ast
 from pathlib import Path
 
 from mockpolicy.functions import decorator_names
-from mockpolicy.index import ModuleIndex, ModuleInfo, module_name_for, summarize
+from mockpolicy.index import ModuleIndex, module_name_for, summarize
+from mockpolicy.symbols import ModuleInfo
 from mockpolicy.project import Project
-from mockpolicy.resolve import Kind, Resolver, Value
+from mockpolicy.resolve import Resolver
+from mockpolicy.symbols import Kind, Value
 
 FixtureDef = tuple[ast.FunctionDef | ast.AsyncFunctionDef, ModuleInfo]
 

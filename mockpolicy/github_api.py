@@ -24,6 +24,7 @@ from email.message import Message
 from typing import Any
 
 from mockpolicy import __version__
+from mockpolicy.errors import MockpolicyError
 
 PUBLIC_API = "https://api.github.com"
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
@@ -36,7 +37,7 @@ def _seconds(value: str | None) -> float | None:
     return float(value.strip())
 
 
-class GitHubError(Exception):
+class GitHubError(MockpolicyError):
     """A request to GitHub failed for good; the message is one sentence."""
 
 

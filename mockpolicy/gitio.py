@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import subprocess
+from mockpolicy.errors import MockpolicyError
 from pathlib import Path
 
 
-class GitError(Exception):
+class GitError(MockpolicyError):
     """git failed or is missing; the message says what was asked."""
 
 

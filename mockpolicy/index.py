@@ -11,67 +11,11 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
 
-if TYPE_CHECKING:
-    from mockpolicy.resolve import Scope, Value
+from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 
 _TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
-
-BindingKind = Literal["import", "def", "class", "value", "unknown"]
-
-
-@dataclass(frozen=True)
-class Binding:
-    """What a name is bound to: an import (``target`` is the absolute dotted
-    path), a def (``function`` is its node), a class, or an assigned ``value``
-    expression."""
-
-    kind: BindingKind
-    lineno: int
-    target: str = ""
-    value: ast.expr | None = None
-    cls: ClassInfo | None = None
-    function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-
-
-@dataclass(eq=False)
-class ClassInfo:
-    """A class body: its bases (unevaluated), its members, and the attributes
-    ``__init__`` assigns on ``self``."""
-
-    module: str
-    qualname: str
-    bases: list[ast.expr]
-    members: dict[str, Binding] = field(default_factory=dict)
-    # self.name = value in __init__/set-up methods: name -> (value, the method)
-    instance_attrs: dict[str, tuple[ast.expr, ast.FunctionDef | ast.AsyncFunctionDef]] = field(default_factory=dict)
-    # where the bases are evaluated when not at module level (a class defined in a function)
-    bases_scope: Scope | None = None
-    # attributes may appear at run time: a metaclass, __getattr__, or class keywords
-    dynamic: bool = False
-    # Attributes set on instances from outside the class (pytest fixtures that
-    # assign ``request.instance.x``): name -> value, or None when unknown.
-    fallback: Callable[[str], Value | None] | None = None
-
-
-@dataclass(eq=False)
-class ModuleInfo:
-    """The top-level namespace of one module."""
-
-    name: str
-    path: Path | None
-    is_package: bool
-    bindings: dict[str, Binding] = field(default_factory=dict)
-    star_imports: list[str] = field(default_factory=list)
-    has_getattr: bool = False  # names may appear at run time: __getattr__, or the module rewrites itself
-    volatile: bool = False  # the file under analysis: nothing about it is cached
-    # import path -> the top-level names this module bound it to (from x import y as z)
-    imported: dict[str, list[str]] = field(default_factory=dict)
-
 
 def absolute_import(module: str, is_package: bool, level: int, name: str | None) -> str:
     """The absolute dotted name of a (possibly relative) import in ``module``."""

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from mockpolicy.index import ModuleIndex
 from mockpolicy.project import Project
-from mockpolicy.resolve import Kind, Resolver, Value
+from mockpolicy.resolve import Resolver
+from mockpolicy.symbols import Kind, Value
 
 
 class Libraries:

@@ -12,6 +12,7 @@ import configparser
 import fnmatch
 import re
 import sys
+from mockpolicy.errors import MockpolicyError
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ OPTIONS: dict[str, str] = {
 REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
 
 
-class ConfigError(Exception):
+class ConfigError(MockpolicyError):
     """A configuration file is unreadable or invalid; the message names the file."""
 
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from mockpolicy.functions import (
     CONTEXT_MANAGER_DECORATORS,
@@ -23,23 +21,13 @@ from mockpolicy.functions import (
     decorator_names,
     function_facts,
 )
-from mockpolicy.index import Binding, ClassInfo, ModuleIndex, ModuleInfo, absolute_import, local_class
+from mockpolicy.index import ModuleIndex, absolute_import, local_class
 from mockpolicy.project import Project
+from mockpolicy.symbols import CODE_KINDS, MISSING, UNKNOWN, Binding, ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value, external
 
 MAX_DEPTH = 60
 MAX_TUPLE = 8  # tuples are followed item by item up to this length
 BUILTIN_NAMES = frozenset(dir(builtins))
-
-
-class Kind(enum.Enum):
-    MODULE = "module"
-    CLASS = "class"
-    FUNCTION = "function"
-    INSTANCE = "instance"
-    CONSTANT = "constant"
-    EXTERNAL = "external"  # defined outside the project's source roots
-    UNKNOWN = "unknown"  # cannot be told statically
-    MISSING = "missing"  # the name does not exist
 
 
 # Decorators known to replace a function with an object of another kind: a
@@ -54,48 +42,6 @@ OBJECT_MAKING_DECORATORS = frozenset(
 # Functions that import an object named by a string ("pkg.mod:Class" or
 # "pkg.mod.Class"): with a constant name they are imports like any other.
 DYNAMIC_IMPORTERS = frozenset({"import_module", "symbol_by_name", "import_string", "import_object", "locate"})
-
-CODE_KINDS = frozenset({Kind.MODULE, Kind.CLASS, Kind.FUNCTION, Kind.INSTANCE})
-
-
-@dataclass(frozen=True)
-class Value:
-    """The result of evaluating a target.
-
-    ``module`` is the module that defines the object (for an instance: the
-    module defining its class); ``qualname`` a dotted display name; ``cls`` the
-    class for CLASS and INSTANCE; ``const`` the folded value of a string
-    constant.
-    """
-
-    kind: Kind
-    module: str = ""
-    qualname: str = ""
-    cls: ClassInfo | None = None
-    const: str | None = None
-    function: FunctionNode | None = field(default=None, compare=False)
-    owner: ClassInfo | None = field(default=None, compare=False)
-    elements: tuple[Value, ...] | None = field(default=None, compare=False)  # a tuple's items
-
-
-UNKNOWN = Value(Kind.UNKNOWN)
-MISSING = Value(Kind.MISSING)
-
-
-def external(path: str) -> Value:
-    return Value(Kind.EXTERNAL, module=path.partition(".")[0], qualname=path)
-
-
-Lookup = Callable[[str], "Value | None"]
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where a name is looked up: an optional local lookup first, then the module."""
-
-    module: ModuleInfo
-    local: Lookup | None = None
-
 
 class Resolver:
     """Evaluates targets for one project; shares the project's ``ModuleIndex``."""

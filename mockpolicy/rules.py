@@ -171,6 +171,15 @@ COVERAGE_RULES = frozenset(
     )
 )
 STATIC_RULES = frozenset(rule.symbol for rule in ALL_RULES) - COVERAGE_RULES
+# Rules whose findings rest on static resolution of what a mock replaces
+# (pylint reports them with INFERENCE confidence; the others are HIGH).
+INFERRED_RULES = frozenset(
+    rule.symbol for rule in (
+        FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS, TAUTOLOGICAL_ASSERTION, INCOMPLETE_MOCK_MODULE,
+        INCOMPLETE_MOCK_OBJECT, UNSPECCED_MOCK, MOCK_TARGET_NOT_FOUND, PATCH_AT_DEFINITION_SITE,
+        UNRESTORED_ATTRIBUTE, UNDOCUMENTED_PARTIAL_MOCK,
+    )
+)
 RULES_BY_SYMBOL = {rule.symbol: rule for rule in ALL_RULES}
 RULES_BY_MSGID = {rule.msgid: rule for rule in ALL_RULES}
 

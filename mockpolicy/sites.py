@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
 from mockpolicy.functions import facts_from_statements, import_bindings
-from mockpolicy.index import ClassInfo, ModuleInfo
-from mockpolicy.resolve import Kind, Resolver, Scope, Value
+from mockpolicy.symbols import ClassInfo, ModuleInfo
+from mockpolicy.resolve import Resolver
+from mockpolicy.symbols import Kind, Scope, Value
 
 MOCK_CLASSES = frozenset(
     {"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock", "AsyncMock", "PropertyMock"}

@@ -6,9 +6,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from mockpolicy.engine import Analysis
+from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.resolve import BUILTIN_NAMES, Kind
+from mockpolicy.resolve import BUILTIN_NAMES
+from mockpolicy.symbols import Kind
 from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
 from mockpolicy.sites import MockSite, Target
 
@@ -86,11 +87,9 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             continue
         if require == "first-party" and not (site.kind in PATCH_KINDS and analysis.first_party_targets(site)):
             continue
-        excused, instead = analysis.isolation_excuse(
+        excused = analysis.isolation_excuse(
             call, scope, "this double is deliberately open (e.g. '# mock-isolation: stands in for any plugin')"
         )
-        if instead is not None:
-            yield instead
         if excused:
             continue
         subject = f"'{site.targets[0].text}': " if site.kind in PATCH_KINDS and site.targets else ""
@@ -123,3 +122,6 @@ def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
                        "misspelt?); the patch fails when the test runs.")
         yield analysis.finding(site.call, MOCK_TARGET_NOT_FOUND.symbol, message, site.owner.qualname)
         return
+
+
+FAMILY = Family("fidelity", (UNSPECCED_MOCK, MOCK_TARGET_NOT_FOUND), check, MOCK_WORDS)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from mockpolicy.engine import Analysis
+from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.resolve import Kind
+from mockpolicy.symbols import Kind
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS
 from mockpolicy.sites import MOCK_USE_ATTRIBUTES, Context, MockSite, Target, root_key
 
@@ -65,13 +65,13 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         annotation = analysis.annotations.find("boundary", call.lineno, call.end_lineno or call.lineno)
         owner = site.owner.qualname
         if annotation is not None and not annotation.reason:
-            yield analysis.finding(
+            analysis.reasonless.append(analysis.finding(
                 call,
                 ANNOTATION_WITHOUT_REASON.symbol,
                 "This '# mock-boundary:' annotation gives no reason; say why this mock is the "
                 "test's one boundary (e.g. '# mock-boundary: the payment API cannot run here').",
                 owner,
-            )
+            ))
             continue
         targets = analysis.first_party_targets(site)
         if not targets or is_inert(site):
@@ -102,3 +102,6 @@ def _message(analysis: Analysis, site: MockSite, targets: list[Target]) -> str:
         "breaks. Exercise the real code, or declare this test's one boundary mock with "
         "'# mock-boundary: <reason>'."
     )
+
+
+FAMILY = Family("first-party", (FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS), check, MOCK_WORDS)

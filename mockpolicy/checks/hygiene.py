@@ -10,14 +10,15 @@ with ``addCleanup``/``addfinalizer``/``ExitStack.callback``. Changes made inside
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mockpolicy.engine import Analysis
+from mockpolicy.analysis import Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.index import ClassInfo
-from mockpolicy.resolve import Kind, Scope
+from mockpolicy.symbols import ClassInfo
+from mockpolicy.symbols import Kind, Scope
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
 from mockpolicy.sites import Context, MockSite, dotted_parts, root_key
 
@@ -567,3 +568,12 @@ def _restores_attribute(
                 return True
     return False
 
+
+# A patcher, os.environ or sys.modules by any spelling, setattr, or an
+# assignment to an attribute (``mod.NAME = ...``, ``+=``, annotated).
+CHANGES_SHARED_STATE = re.compile(
+    rb"mock|Mock|patch|environ|modules|putenv|unsetenv|setattr"
+    rb"|\w\s*\.\s*\w+\s*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|>>|<<)?=(?!=)"
+)
+
+FAMILY = Family("hygiene", (LEAKED_PATCHER, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES, UNRESTORED_ATTRIBUTE), check, CHANGES_SHARED_STATE)

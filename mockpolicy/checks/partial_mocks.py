@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mockpolicy.engine import Analysis
+from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.outcomes import (
     AN_EXCEPTION,
@@ -25,7 +25,7 @@ from mockpolicy.outcomes import (
     parameter_names,
 )
 from mockpolicy.partials import Block, find_branch, has_reason, parse_blocks
-from mockpolicy.resolve import Kind, Value
+from mockpolicy.symbols import Kind, Value
 from mockpolicy.rules import MALFORMED_MOCK_PARTIAL, UNDOCUMENTED_PARTIAL_MOCK
 from mockpolicy.sites import MockSite, Target, root_key
 
@@ -116,7 +116,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         given = _mock_outcomes(analysis, site, target, configurations.get(id(site), Configuration()))
         if not given:
             continue
-        real = function_outcomes(function.function, _source_lines(analysis, function))
+        real = analysis.outcomes(function)
         if real is not None and len(real) >= 2:
             candidates.append((site, function, real, given, target))
     # Several mocks of one function in one test together give the union of their outcomes.
@@ -128,25 +128,6 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         missing = left_out(real, union)
         if missing:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function))
-
-
-_LINES: dict[Path, list[str] | None] = {}
-
-
-def _source_lines(analysis: Analysis, function: Value) -> list[str] | None:
-    """The lines of the module defining ``function`` (read once per file)."""
-    located = analysis.resolver.index.locate(function.module)
-    if located is None or located[0] is None:
-        located = analysis.libraries.resolver.index.locate(function.module)
-    path = located[0] if located is not None else None
-    if path is None:
-        return None
-    if path not in _LINES:
-        try:
-            _LINES[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
-        except OSError:
-            _LINES[path] = None
-    return _LINES[path]
 
 
 def _outside_strings(analysis: Analysis, blocks: list[Block]) -> list[Block]:
@@ -391,3 +372,6 @@ def _partial_message(name: str, given: frozenset[Outcome], missing: list[Outcome
 
 def _shown(outcome: Outcome) -> str:
     return "returns another value" if outcome == VALUE else str(outcome)
+
+
+FAMILY = Family("partial-mocks", (UNDOCUMENTED_PARTIAL_MOCK, MALFORMED_MOCK_PARTIAL), check, MOCK_WORDS)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from mockpolicy.engine import Analysis
+from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import ASSERT_METHODS, CALL_ATTRIBUTES, Context, MockSite, root_key
@@ -138,3 +138,6 @@ def check(analysis: Analysis) -> Iterator[Finding]:
                 "code instead.",
                 context.qualname,
             )
+
+
+FAMILY = Family("tautology", (TAUTOLOGICAL_ASSERTION,), check, MOCK_WORDS)

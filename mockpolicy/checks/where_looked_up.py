@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mockpolicy.engine import Analysis
+from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.resolve import Kind
+from mockpolicy.symbols import Kind
 from mockpolicy.rules import PATCH_AT_DEFINITION_SITE
 from mockpolicy.sites import Context, MockSite
 
@@ -112,3 +112,6 @@ def _finding(analysis: Analysis, site: MockSite, target: str, stale: list[str]) 
         f"original, so the code there is not patched. Patch {instead} instead (or as well).",
         site.owner.qualname,
     )
+
+
+FAMILY = Family("where-looked-up", (PATCH_AT_DEFINITION_SITE,), check, MOCK_WORDS)

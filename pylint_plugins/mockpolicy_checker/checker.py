@@ -1,29 +1,39 @@
 """The pylint checker: runs the engine on each module and reports its findings.
 
-It translates only; every rule lives in ``mockpolicy.checks``, and findings the
-project's baseline allows are dropped as ``mockpolicy check`` drops them (stale
-entries are ``mockpolicy check``'s to report: pylint sees one module at a time).
-The checker never raises: a broken configuration or baseline, or an internal
-error, becomes a ``mock-analysis-error`` message on the module, and the lint
-run goes on.
+It translates only; every rule lives in ``mockpolicy.checks``. It analyses the
+bytes pylint analyses (an editor's unsaved buffer under ``--from-stdin``, not
+the file on disk), so lines and ``# pylint: disable`` comments line up with
+pylint's own. Findings the project's baseline allows are dropped as
+``mockpolicy check`` drops them (stale entries are ``mockpolicy check``'s to
+report: pylint sees one module at a time).
+
+Lifetimes: everything the engine learns lives in the ``Session`` made by
+``open()`` and is dropped by ``close()``, once per lint run. The checker never
+raises and never touches the host's global state: a broken configuration or
+baseline, or an internal error, becomes a ``mock-analysis-error`` message on
+the module, and the lint run goes on.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 from pylint.constants import WarningScope
+from pylint.interfaces import HIGH, INFERENCE
 
-from mockpolicy.baseline import BaselineError
-from mockpolicy.engine import engine_for
+from mockpolicy import baseline
+from mockpolicy.engine import Engine, Session, analysis_error
+from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
-from mockpolicy.project import ConfigError
-from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR, COVERAGE_RULES
+from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, INFERRED_RULES
+from mockpolicy.source import read_source
 
 if TYPE_CHECKING:
     from astroid import nodes
+    from pylint.lint import PyLinter
 
 # Coverage-based rules need a test run's data: only `mockpolicy branches` reports them.
 STATIC_RULES = tuple(rule for rule in ALL_RULES if rule.symbol not in COVERAGE_RULES)
@@ -39,26 +49,59 @@ class MockPolicyChecker(BaseChecker):
         for rule in STATIC_RULES
     }
 
+    def __init__(self, linter: PyLinter) -> None:
+        super().__init__(linter)
+        self._session: Session | None = None
+        self._baselines: dict[Path, baseline.Baseline | MockpolicyError] = {}
+
+    def open(self) -> None:
+        self._session = Session()
+        self._baselines = {}
+
+    def close(self) -> None:
+        self._session = None
+        self._baselines = {}
+
     @only_required_for_messages(*SYMBOLS)
     def visit_module(self, node: nodes.Module) -> None:
         path = node.file
         if not path or not path.endswith(".py"):
             return
         try:
-            engine = engine_for(path)
-            findings = engine.analyse_file(path)
-        except ConfigError as exc:
-            self._report_error(str(exc))
-            return
+            findings = self._analyse(node, path)
         except Exception as exc:  # noqa: BLE001 - a plugin crash would end the user's whole run
-            self._report_error(f"internal error while analysing {path}: {type(exc).__name__}: {exc}")
-            return
-        try:
-            findings = engine.not_baselined(findings)
-        except BaselineError as exc:
-            self._report_error(f"{exc} Nothing is filtered until it is fixed.")
+            findings = [analysis_error(path, f"internal error while analysing {path}: {type(exc).__name__}: {exc}")]
         for finding in findings:
             self._report(finding)
+
+    def _analyse(self, node: nodes.Module, path: str) -> list[Finding]:
+        if self._session is None:  # visited outside a run (a harness that skips open())
+            self.open()
+        session = self._session
+        assert session is not None
+        try:
+            engine = session.engine_for(path)
+            data = node.file_bytes if node.file_bytes is not None else read_source(Path(path))
+        except MockpolicyError as exc:
+            return [analysis_error(path, str(exc))]
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        findings = engine.analyse_source(path, data)
+        allowed = self._baseline(engine)
+        if isinstance(allowed, MockpolicyError):
+            return [*findings, analysis_error(path, f"{allowed} Nothing is filtered until it is fixed.")]
+        return baseline.not_allowed(allowed, findings, engine.project.relative)
+
+    def _baseline(self, engine: Engine) -> baseline.Baseline | MockpolicyError:
+        """The project's baseline, read once per run (or the error reading it)."""
+        root = engine.project.root
+        if root not in self._baselines:
+            path = engine.project.baseline_path
+            try:
+                self._baselines[root] = baseline.load(path) if path.exists() else baseline.Baseline.empty()
+            except MockpolicyError as exc:
+                self._baselines[root] = exc
+        return self._baselines[root]
 
     def _report(self, finding: Finding) -> None:
         self.add_message(
@@ -68,7 +111,5 @@ class MockPolicyChecker(BaseChecker):
             end_lineno=finding.end_line,
             end_col_offset=finding.end_column,
             args=(finding.message,),
+            confidence=INFERENCE if finding.symbol in INFERRED_RULES else HIGH,
         )
-
-    def _report_error(self, message: str) -> None:
-        self.add_message(ANALYSIS_ERROR.symbol, line=1, col_offset=0, args=(message,))

@@ -1,0 +1,173 @@
+"""The rule API: what a rule family's ``check(analysis)`` receives, and how a
+family declares itself.
+
+An ``Analysis`` is one parsed file with everything its rules share (mock
+sites, annotations, the resolver). It lives for one file; what outlives it
+(the symbol index, outcomes of project and library functions) belongs to
+the engine that made it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mockpolicy.annotations import Annotations
+from mockpolicy.findings import Finding
+from mockpolicy.functions import FunctionNode
+from mockpolicy.libraries import Libraries
+from mockpolicy.outcomes import Outcome, function_outcomes
+from mockpolicy.resolve import Resolver
+from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
+from mockpolicy.sites import MockSite, Target, TestModule
+from mockpolicy.symbols import Kind, Value
+
+
+class Memo:
+    """What an engine remembers across files: source lines and outcomes of the
+    functions mocks replace. Only modules the engine's index holds for its
+    whole life (never the file under analysis) are remembered here."""
+
+    def __init__(self) -> None:
+        self._lines: dict[Path, list[str] | None] = {}
+        self._outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
+
+    def lines(self, path: Path) -> list[str] | None:
+        """The lines of ``path`` (None when unreadable), read once."""
+        if path not in self._lines:
+            try:
+                self._lines[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
+            except OSError:
+                self._lines[path] = None
+        return self._lines[path]
+
+    def outcomes(self, function: FunctionNode, lines: list[str] | None) -> frozenset[Outcome] | None:
+        """``function_outcomes`` of a function of a long-lived module; ``lines``
+        must be that module's lines (or None), the same on every call."""
+        known = self._outcomes.get(id(function))
+        if known is None:  # the node is held with its result, so its id is never reused
+            known = self._outcomes[id(function)] = (function, function_outcomes(function, lines))
+        return known[1]
+
+
+@dataclass(eq=False)
+class Analysis:
+    """Everything the rules of one file share."""
+
+    path: str
+    source: str
+    module: TestModule
+    resolver: Resolver
+    annotations: Annotations
+    libraries: Libraries
+    memo: Memo = field(default_factory=Memo)
+    first_party: dict[int, list[Target]] = field(default_factory=dict)
+    helpers: set[str] | None = None  # functions of the module that assert (for tautology)
+    # Reason-less annotations found while other families decided: ``annotations`` reports them.
+    reasonless: list[Finding] = field(default_factory=list)
+
+    def first_party_targets(self, site: MockSite) -> list[Target]:
+        """The targets of ``site`` that are the project's own code."""
+        key = id(site)
+        if key not in self.first_party:
+            self.first_party[key] = [t for t in site.targets if self.resolver.is_first_party(t.value)]
+        return self.first_party[key]
+
+    def function_named(self, dotted: str) -> Value | None:
+        """The function or method ``dotted`` names, in the project or an installed
+        library, when its source is readable."""
+        value = self.resolver.resolve_dotted(dotted)
+        if value.kind is Kind.FUNCTION and value.function is not None:
+            return value
+        if value.kind is Kind.EXTERNAL:
+            return self.libraries.function(value.qualname)
+        return None
+
+    def source_lines(self, function: Value) -> list[str] | None:
+        """The lines of the module defining ``function`` (project or library)."""
+        if function.module == self.module.info.name:
+            return self.annotations.lines
+        located = self.resolver.index.locate(function.module)
+        if located is None or located[0] is None:
+            located = self.libraries.resolver.index.locate(function.module)
+        path = located[0] if located is not None else None
+        return self.memo.lines(path) if path is not None else None
+
+    def outcomes(self, function: Value) -> frozenset[Outcome] | None:
+        """What calling ``function`` (a FUNCTION value) can give its caller."""
+        node = function.function
+        if node is None:
+            return None
+        if function.module == self.module.info.name:  # the file under analysis: not remembered
+            return function_outcomes(node, self.annotations.lines)
+        return self.memo.outcomes(node, self.source_lines(function))
+
+    def isolation_excuse(self, call: ast.Call, scope: str, why: str) -> bool:
+        """Whether a ``# mock-isolation:`` annotation excuses ``call``. One without
+        a reason still excuses it, and is noted for ``mock-annotation-without-reason``
+        (``why`` says what the reason should explain)."""
+        annotation = self.annotations.find("isolation", call.lineno, call.end_lineno or call.lineno)
+        if annotation is None:
+            return False
+        if not annotation.reason:
+            self.reasonless.append(self.finding(
+                call, ANNOTATION_WITHOUT_REASON.symbol,
+                f"This '# mock-isolation:' annotation gives no reason; say why {why}.", scope,
+            ))
+        return True
+
+    def statement(self, node: ast.AST) -> str:
+        """The source text of ``node`` (``ast.get_source_segment`` without
+        re-splitting the file on every call)."""
+        start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        first, last = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+        if start is None or end is None or first is None or last is None:
+            return ""
+        lines = [line.encode("utf-8") for line in self.annotations.lines[start - 1 : end]]
+        if not lines:
+            return ""
+        if len(lines) == 1:
+            return lines[0][first:last].decode("utf-8", "replace")
+        lines[0], lines[-1] = lines[0][first:], lines[-1][:last]
+        return b"\n".join(lines).decode("utf-8", "replace")
+
+    def finding(self, node: ast.AST, symbol: str, message: str, scope: str) -> Finding:
+        return Finding(
+            path=self.path,
+            line=getattr(node, "lineno", 1),
+            column=getattr(node, "col_offset", 0),
+            symbol=symbol,
+            message=message,
+            end_line=getattr(node, "end_lineno", None),
+            end_column=getattr(node, "end_col_offset", None),
+            scope=scope,
+            statement=self.statement(node),
+        )
+
+
+Check = Callable[[Analysis], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A group of rules decided together by one ``check``.
+
+    ``prefilter`` is the cheap test the family needs: the engine runs ``check``
+    on a file only when the pattern occurs in the file's bytes, so it must match
+    every file in which the family could report anything.
+    """
+
+    name: str
+    rules: tuple[Rule, ...]
+    check: Check
+    prefilter: re.Pattern[bytes]
+
+    def wants(self, data: bytes) -> bool:
+        return self.prefilter.search(data) is not None
+
+
+# Files without any of these words contain no mock site.
+MOCK_WORDS = re.compile(rb"mock|Mock|patch")

@@ -1,0 +1,60 @@
+"""Reading Python source: the one place files to analyse are opened and decoded.
+
+Only regular files are read (a FIFO or device under the tests is refused,
+never waited on), up to ``MAX_SOURCE_BYTES``; bytes are decoded as Python
+decodes a module (a BOM or a coding declaration, else UTF-8).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import tokenize
+from pathlib import Path
+
+from mockpolicy.errors import MockpolicyError
+
+MAX_SOURCE_BYTES = 10 * 1024 * 1024
+
+
+class SourceError(MockpolicyError):
+    """A file cannot be read as source; the message names it."""
+
+
+def read_source(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path``; raises ``SourceError``."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as exc:
+        raise SourceError(f"cannot read {path}: {exc.strerror or exc}.") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise SourceError(f"cannot read {path!r}: {exc}.") from None
+    with os.fdopen(descriptor, "rb") as handle:
+        try:
+            status = os.fstat(handle.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise SourceError(f"cannot read {path}: not a regular file.")
+            if status.st_size > limit:
+                raise SourceError(f"cannot read {path}: larger than {limit // (1024 * 1024)} MiB.")
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise SourceError(f"cannot read {path}: {exc.strerror or exc}.") from None
+    if len(data) > limit:
+        raise SourceError(f"cannot read {path}: larger than {limit // (1024 * 1024)} MiB.")
+    return data
+
+
+def decode_source(data: bytes) -> str:
+    """``data`` decoded as Python decodes a module; raises ``UnicodeDecodeError``
+    or ``SyntaxError`` (an unknown coding declaration)."""
+    if data.startswith(b"\xef\xbb\xbf") or not _declares_encoding(data):
+        return data.decode("utf-8-sig")
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding)
+
+
+def _declares_encoding(data: bytes) -> bool:
+    head = data.split(b"\n", 2)[:2]
+    return any(b"coding" in line and line.lstrip().startswith(b"#") for line in head)

@@ -1,0 +1,124 @@
+"""The data model shared by the symbol index and the resolver: what a module
+and a class bind (``ModuleInfo``, ``ClassInfo``, ``Binding``) and what an
+expression denotes (``Value`` of a ``Kind``), looked up in a ``Scope``.
+
+Plain data only: ``mockpolicy.index`` builds these from syntax trees and
+``mockpolicy.resolve`` evaluates targets into them.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from mockpolicy.functions import FunctionNode
+
+BindingKind = Literal["import", "def", "class", "value", "unknown"]
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What a name is bound to: an import (``target`` is the absolute dotted
+    path), a def (``function`` is its node), a class, or an assigned ``value``
+    expression."""
+
+    kind: BindingKind
+    lineno: int
+    target: str = ""
+    value: ast.expr | None = None
+    cls: ClassInfo | None = None
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    """A class body: its bases (unevaluated), its members, and the attributes
+    ``__init__`` assigns on ``self``."""
+
+    module: str
+    qualname: str
+    bases: list[ast.expr]
+    members: dict[str, Binding] = field(default_factory=dict)
+    # self.name = value in __init__/set-up methods: name -> (value, the method)
+    instance_attrs: dict[str, tuple[ast.expr, ast.FunctionDef | ast.AsyncFunctionDef]] = field(default_factory=dict)
+    # where the bases are evaluated when not at module level (a class defined in a function)
+    bases_scope: Scope | None = None
+    # attributes may appear at run time: a metaclass, __getattr__, or class keywords
+    dynamic: bool = False
+    # Attributes set on instances from outside the class (pytest fixtures that
+    # assign ``request.instance.x``): name -> value, or None when unknown.
+    fallback: Callable[[str], Value | None] | None = None
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    """The top-level namespace of one module."""
+
+    name: str
+    path: Path | None
+    is_package: bool
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    star_imports: list[str] = field(default_factory=list)
+    has_getattr: bool = False  # names may appear at run time: __getattr__, or the module rewrites itself
+    volatile: bool = False  # the file under analysis: nothing about it is cached
+    # import path -> the top-level names this module bound it to (from x import y as z)
+    imported: dict[str, list[str]] = field(default_factory=dict)
+
+
+class Kind(enum.Enum):
+    MODULE = "module"
+    CLASS = "class"
+    FUNCTION = "function"
+    INSTANCE = "instance"
+    CONSTANT = "constant"
+    EXTERNAL = "external"  # defined outside the project's source roots
+    UNKNOWN = "unknown"  # cannot be told statically
+    MISSING = "missing"  # the name does not exist
+
+
+CODE_KINDS = frozenset({Kind.MODULE, Kind.CLASS, Kind.FUNCTION, Kind.INSTANCE})
+
+
+@dataclass(frozen=True)
+class Value:
+    """The result of evaluating a target.
+
+    ``module`` is the module that defines the object (for an instance: the
+    module defining its class); ``qualname`` a dotted display name; ``cls`` the
+    class for CLASS and INSTANCE; ``const`` the folded value of a string
+    constant.
+    """
+
+    kind: Kind
+    module: str = ""
+    qualname: str = ""
+    cls: ClassInfo | None = None
+    const: str | None = None
+    function: FunctionNode | None = field(default=None, compare=False)
+    owner: ClassInfo | None = field(default=None, compare=False)
+    elements: tuple[Value, ...] | None = field(default=None, compare=False)  # a tuple's items
+
+
+UNKNOWN = Value(Kind.UNKNOWN)
+MISSING = Value(Kind.MISSING)
+
+
+def external(path: str) -> Value:
+    return Value(Kind.EXTERNAL, module=path.partition(".")[0], qualname=path)
+
+
+Lookup = Callable[[str], "Value | None"]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a name is looked up: an optional local lookup first, then the module."""
+
+    module: ModuleInfo
+    local: Lookup | None = None
+
+

@@ -1,0 +1,100 @@
+"""The code's shape: no import cycles, and every rule has exactly one owner."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from conftest import REPO
+
+from mockpolicy.checks import FAMILIES
+from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR, BASELINE_GREW, COVERAGE_RULES
+
+PACKAGES = ("mockpolicy", "pylint_plugins")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Our modules -> our modules they import anywhere in their source: at top
+    level, inside functions, or under ``if TYPE_CHECKING:`` alike."""
+    files = {_module_name(path): path for package in PACKAGES for path in (REPO / package).rglob("*.py")}
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, path in files.items():
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = name.split(".")[: len(name.split(".")) - node.level + (1 if is_package else 0)]
+                    base = ".".join([*parts, *([node.module] if node.module else [])])
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base for alias in node.names]
+            for target in targets:
+                while target and target not in files:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for successor in sorted(graph[node]):
+            if successor not in index:
+                visit(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in on_stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    graph = _import_graph()
+    assert "mockpolicy.engine" in graph["mockpolicy.cli"]  # the graph sees our imports
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_every_static_rule_belongs_to_exactly_one_family() -> None:
+    owned = [rule for family in FAMILIES for rule in family.rules]
+    assert len(owned) == len(set(owned))
+    elsewhere = {ANALYSIS_ERROR, BASELINE_GREW} | {rule for rule in ALL_RULES if rule.symbol in COVERAGE_RULES}
+    assert set(owned) | elsewhere == set(ALL_RULES)
+    assert not set(owned) & elsewhere
+    assert len({family.name for family in FAMILIES}) == len(FAMILIES)
