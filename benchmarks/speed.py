@@ -9,8 +9,11 @@ Prints, measured in this one run on this machine:
   * check   - ``mockpolicy check TESTS`` in a fresh process (cold: no caches);
   * ratio check/parse (target: <= 2.0);
   * with --pylint-subdir: ``pylint`` with and without ``--load-plugins
-    mockpolicy`` on that folder, default checks (target ratio: <= 1.10).
-Each time is the median of --repeat runs (default 3). Nothing is asserted: the
+    mockpolicy`` on that folder, default checks: time (target ratio <= 1.10)
+    and peak memory (target ratio <= 1.25). The plugin leaves pylint's garbage
+    collector alone, so the ratio is the plugin's own cost.
+Each time is the median of --repeat runs (default 3); peak memory is the
+largest resident set of the measured process. Nothing is asserted: the
 machine is shared, so read ratios, not seconds.
 """
 
@@ -21,30 +24,43 @@ import json
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 MOCKPOLICY = [sys.executable, "-m", "mockpolicy"]
 PYLINT = [sys.executable, "-m", "pylint", "--persistent=n", "--jobs=1", "--score=n", "--output-format=text"]
 
 
-def _timed(command: list[str], cwd: Path) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+_MEASURE = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def _measured(command: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and peak resident MiB of ``command`` run alone in a fresh parent."""
+    out = subprocess.run([sys.executable, "-c", _MEASURE, *command], cwd=cwd, capture_output=True, text=True, check=True)
+    seconds, kib = out.stdout.split()
+    return float(seconds), int(kib) / 1024
 
 
 def _median(command: list[str], cwd: Path, repeat: int) -> float:
-    return statistics.median(_timed(command, cwd) for _ in range(repeat))
+    return statistics.median(_measured(command, cwd)[0] for _ in range(repeat))
+
+
+def _median_with_memory(command: list[str], cwd: Path, repeat: int) -> tuple[float, float]:
+    runs = [_measured(command, cwd) for _ in range(repeat)]
+    return statistics.median(r[0] for r in runs), max(r[1] for r in runs)
 
 
 _PARSED_SOURCES = """
 import json, sys
 from pathlib import Path
 from mockpolicy.cli import _python_files
-from mockpolicy.engine import engine_for
+from mockpolicy.engine import Session
 files = sorted(_python_files([Path(sys.argv[1])]))
-engine = engine_for(files[0])
+engine = Session().engine_for(files[0])
 for path in files:
     engine.analyse_file(path)
 parsed = [str(info.path) for info in engine.index._modules.values()
@@ -89,19 +105,24 @@ def main() -> int:
     finally:
         manifest.unlink()
         everything.unlink()
-    check = _median([*MOCKPOLICY, "check", args.tests], root, args.repeat)
+    check, check_memory = _median_with_memory([*MOCKPOLICY, "check", args.tests], root, args.repeat)
     print(f"files: {len(files['tests'])} test files, {len(files['sources'])} first-party sources resolved into")
     print(f"parse (ast.parse of both, incl. {startup:.2f}s interpreter start): {parse:.2f}s")
-    print(f"mockpolicy check, cold process: {check:.2f}s")
+    print(f"mockpolicy check, cold process: {check:.2f}s, peak {check_memory:.0f} MiB")
     print(f"ratio check/parse: {check / parse:.2f}  (target <= 2.00)")
     print(f"with the {len(files['libraries'])} library sources read for undocumented-partial-mock: "
           f"parse {parse_all:.2f}s, ratio {check / parse_all:.2f}")
 
     if args.pylint_subdir:
-        without = _median([*PYLINT, args.pylint_subdir], root, 1)
-        with_plugin = _median([*PYLINT, "--load-plugins=mockpolicy", args.pylint_subdir], root, 1)
-        print(f"pylint without plugin: {without:.1f}s; with mockpolicy: {with_plugin:.1f}s")
-        print(f"ratio pylint with/without: {with_plugin / without:.3f}  (target <= 1.10)")
+        pylint_repeat = max(1, args.repeat // 2)
+        without, without_memory = _median_with_memory([*PYLINT, args.pylint_subdir], root, pylint_repeat)
+        with_plugin, with_memory = _median_with_memory(
+            [*PYLINT, "--load-plugins=mockpolicy", args.pylint_subdir], root, pylint_repeat
+        )
+        print(f"pylint without plugin: {without:.1f}s, peak {without_memory:.0f} MiB; "
+              f"with mockpolicy: {with_plugin:.1f}s, peak {with_memory:.0f} MiB")
+        print(f"ratio pylint with/without, time: {with_plugin / without:.3f}  (target <= 1.10)")
+        print(f"ratio pylint with/without, peak memory: {with_memory / without_memory:.3f}  (target <= 1.25)")
     return 0
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mockpolicy.functions import decorator_names
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
+from mockpolicy.source import SourceError, read_source
 from mockpolicy.symbols import ModuleInfo
 from mockpolicy.project import Project
 from mockpolicy.resolve import Resolver
@@ -68,8 +69,8 @@ class Fixtures:
             info = None
             if path.is_file():
                 try:
-                    tree = ast.parse(path.read_bytes(), filename=str(path))
-                except (SyntaxError, ValueError, OSError, RecursionError, MemoryError):
+                    tree = ast.parse(read_source(path), filename=str(path))
+                except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
                     tree = None
                 if tree is not None:
                     name, is_package = module_name_for(path)

@@ -9,10 +9,10 @@ parsed the first time a target resolves into them and kept for the process.
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from pathlib import Path
 
+from mockpolicy.source import SourceError, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 
 _TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
@@ -280,8 +280,8 @@ class ModuleIndex:
         words = self._import_words.get(located[0])
         if words is None:
             try:
-                words = self._import_words[located[0]] = _import_words(located[0].read_bytes())
-            except OSError:
+                words = self._import_words[located[0]] = _import_words(read_source(located[0]))
+            except SourceError:
                 return False
         return imported in words
 
@@ -295,8 +295,8 @@ class ModuleIndex:
             info = ModuleInfo(name, path, is_package)
             if path is not None:
                 try:
-                    tree = ast.parse(path.read_bytes(), filename=str(path))
-                except (SyntaxError, ValueError, OSError, RecursionError, MemoryError):
+                    tree = ast.parse(read_source(path), filename=str(path))
+                except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
                     tree = None
                 if tree is not None:
                     info = summarize(name, path, is_package, tree)
@@ -317,8 +317,11 @@ def module_name_for(path: Path) -> tuple[str, bool]:
     return ".".join([*prefix, path.stem]), False
 
 
-@functools.lru_cache(maxsize=4096)
 def _package_prefix(directory: Path) -> tuple[str, ...]:
-    if not (directory / "__init__.py").is_file() or directory.parent == directory:
-        return ()
-    return (*_package_prefix(directory.parent), directory.name)
+    """The package names from the outermost package down to ``directory``
+    (read from the file system each time: packages may appear between runs)."""
+    names: list[str] = []
+    while (directory / "__init__.py").is_file() and directory.parent != directory:
+        names.append(directory.name)
+        directory = directory.parent
+    return tuple(reversed(names))

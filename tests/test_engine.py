@@ -1,0 +1,135 @@
+"""The engine in-process, on temporary projects: families and their
+pre-filters, sessions and what they remember, and the one source reader."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import write_tree
+
+from mockpolicy.analysis import Analysis, Family
+from mockpolicy.checks import FAMILIES
+from mockpolicy.engine import Engine, Session
+from mockpolicy.findings import Finding
+from mockpolicy.project import load_project
+from mockpolicy.rules import ANALYSIS_ERROR, FIRST_PARTY_MOCK
+from mockpolicy.source import SourceError, decode_source, read_source
+
+BAD_MOCK = b"""from unittest import mock
+
+
+def test_claim():
+    with mock.patch("app.jobs.Runner.claim", autospec=True):
+        pass
+"""
+
+
+def symbols(findings: list[Finding]) -> list[tuple[str, int]]:
+    return [(f.symbol, f.line) for f in findings]
+
+
+def test_a_buffer_is_analysed_whatever_is_on_disk(app_project: Path) -> None:
+    engine = Session().engine_for(app_project / "tests" / "test_new.py")
+    path = str(app_project / "tests" / "test_new.py")
+    assert not Path(path).exists()
+    assert symbols(engine.analyse_source(path, b"\n\n" + BAD_MOCK)) == [(FIRST_PARTY_MOCK.symbol, 7)]
+
+
+def test_a_family_runs_only_where_its_prefilter_matches(app_project: Path) -> None:
+    seen: list[str] = []
+
+    def record(analysis: Analysis) -> Iterator[Finding]:
+        seen.append(Path(analysis.path).name)
+        return iter(())
+
+    family = Family("recorder", (), record, re.compile(rb"environ"))
+    engine = Engine(load_project(app_project), families=[family])
+    tests = app_project / "tests"
+    assert engine.analyse_source(str(tests / "test_a.py"), b"import os\nos.environ['X'] = '1'\n") == []
+    assert engine.analyse_source(str(tests / "test_b.py"), b"from unittest import mock\n") == []
+    # A file no family wants is not even parsed: its syntax error is not reported.
+    assert engine.analyse_source(str(tests / "test_c.py"), b"def broken(:\n") == []
+    assert seen == ["test_a.py"]
+    [error] = engine.analyse_source(str(tests / "test_d.py"), b"environ = (\n")
+    assert error.symbol == ANALYSIS_ERROR.symbol and "cannot parse" in error.message
+
+
+def test_no_family_is_silenced_by_another_familys_prefilter(app_project: Path) -> None:
+    """Each family's own pre-filter decides; the mock words gate only the mock families."""
+    engine = Engine(load_project(app_project))
+    source = b"import os, sys\n\ndef test_x():\n    os.environ['A'] = '1'\n    sys.modules['m'] = None\n"
+    found = symbols(engine.analyse_source(str(app_project / "tests" / "test_x.py"), source))
+    assert found == [("unrestored-environ-mutation", 4), ("unrestored-sys-modules-mutation", 5)]
+    hygiene = next(f for f in FAMILIES if f.name == "hygiene")
+    assert hygiene.wants(b"settings.DEBUG = True") and hygiene.wants(b"obj . attr += 1")
+    assert not hygiene.wants(b"if settings.DEBUG == True: pass")
+
+
+def test_an_internal_error_in_a_family_is_one_finding_not_an_exception(app_project: Path) -> None:
+    def broken(analysis: Analysis) -> Iterator[Finding]:
+        raise KeyError("boom")
+
+    engine = Engine(load_project(app_project), families=[Family("broken", (), broken, re.compile(rb"mock"))])
+    [error] = engine.analyse_source(str(app_project / "tests" / "test_a.py"), BAD_MOCK)
+    assert error.symbol == ANALYSIS_ERROR.symbol
+    assert "internal error" in error.message and "KeyError" in error.message
+
+
+def test_a_new_session_sees_edits_an_old_one_does_not_need_to(app_project: Path) -> None:
+    test_file = app_project / "tests" / "test_jobs.py"
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK.decode()})
+    before = Session().engine_for(test_file).analyse_file(test_file)
+    assert symbols(before) == [(FIRST_PARTY_MOCK.symbol, 5)]
+    jobs = app_project / "src" / "app" / "jobs.py"
+    jobs.write_text(jobs.read_text().replace("def claim(", "def take("))
+    after = Session().engine_for(test_file).analyse_file(test_file)
+    assert ("mock-target-not-found", 5) in symbols(after)
+
+
+def test_sessions_share_one_engine_per_project_root(app_project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    session = Session()
+    first = session.engine_for(app_project / "tests" / "test_a.py")
+    assert session.engine_for(app_project / "src" / "app" / "jobs.py") is first
+    other = tmp_path_factory.mktemp("other")
+    (other / "pyproject.toml").write_text("[project]\nname = 'other'\n")
+    assert session.engine_for(other / "test_x.py") is not first
+    assert Session().engine_for(app_project / "tests" / "test_a.py") is not first
+
+
+def test_read_source_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "test_fifo.py"
+    os.mkfifo(fifo)
+    with pytest.raises(SourceError, match=r"test_fifo\.py: not a regular file\."):
+        read_source(fifo)  # returns at once: the open does not wait for a writer
+    device = tmp_path / "test_zero.py"
+    device.symlink_to("/dev/zero")
+    with pytest.raises(SourceError, match="not a regular file"):
+        read_source(device)
+    with pytest.raises(SourceError, match=r"test_missing\.py: No such file"):
+        read_source(tmp_path / "test_missing.py")
+
+
+def test_read_source_caps_the_size(tmp_path: Path) -> None:
+    big = tmp_path / "test_big.py"
+    big.write_bytes(b"x = 1\n" * 200)
+    assert read_source(big, limit=1200) == b"x = 1\n" * 200
+    with pytest.raises(SourceError, match=r"test_big\.py: larger than"):
+        read_source(big, limit=1199)
+
+
+def test_decode_source_follows_bom_and_coding_declarations() -> None:
+    assert decode_source(b"# -*- coding: latin-1 -*-\nname = '\xe9'\n").endswith("'\u00e9'\n")
+    assert decode_source(b"\xef\xbb\xbfx = 1\n") == "x = 1\n"
+    with pytest.raises(UnicodeDecodeError):
+        decode_source(b"name = '\xe9'\n")
+
+
+def test_an_unreadable_file_is_one_finding(app_project: Path) -> None:
+    fifo = app_project / "tests" / "test_fifo.py"
+    os.mkfifo(fifo)
+    [error] = Session().engine_for(fifo).analyse_file(fifo)
+    assert error.symbol == ANALYSIS_ERROR.symbol and error.message.endswith("not a regular file.")
