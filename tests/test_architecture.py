@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import REPO
 
 from mockpolicy.checks import FAMILIES
+from mockpolicy.findings import Finding
 from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR, BASELINE_GREW, COVERAGE_RULES
 
 PACKAGES = ("mockpolicy", "pylint_plugins")
@@ -98,3 +99,31 @@ def test_every_static_rule_belongs_to_exactly_one_family() -> None:
     assert set(owned) | elsewhere == set(ALL_RULES)
     assert not set(owned) & elsewhere
     assert len({family.name for family in FAMILIES}) == len(FAMILIES)
+
+
+def test_each_family_reports_only_its_own_rules() -> None:
+    """Run the families over the example and functional projects, noting which
+    family yielded each finding."""
+    from dataclasses import replace
+
+    from mockpolicy.analysis import Analysis, Check
+    from mockpolicy.engine import Engine, Session
+
+    emitted: dict[str, set[str]] = {family.name: set() for family in FAMILIES}
+
+    def noting(name: str, check: Check) -> Check:
+        def noted(analysis: Analysis) -> list[Finding]:
+            found = list(check(analysis))
+            emitted[name].update(finding.symbol for finding in found)
+            return found
+        return noted
+
+    families = [replace(family, check=noting(family.name, family.check)) for family in FAMILIES]
+    projects = [REPO / "examples" / "shop", REPO / "tests" / "functional_project"]
+    files = [path for project in projects for path in sorted(project.rglob("*.py")) if "src" not in path.parts]
+    engines: dict[Path, Engine] = {}
+    for path in files:
+        project = Session().engine_for(path).project
+        engines.setdefault(project.root, Engine(project, families=families)).analyse_file(path)
+    for family in FAMILIES:
+        assert emitted[family.name] == {rule.symbol for rule in family.rules}, family.name
