@@ -17,17 +17,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mockpolicy import __version__, baseline, gitio
-from mockpolicy.baseline import BaselineError
-from mockpolicy.coverage_data import CoverageDataError
 from mockpolicy.diffs import FILTERS
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.engine import Session
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, emit
-from mockpolicy.gitio import GitError
-from mockpolicy.github_api import GitHubError
 from mockpolicy.identity import Identity, count_identities
-from mockpolicy.project import ConfigError, Project, find_root, load_project
+from mockpolicy.project import Project, find_root, load_project, resolved
 from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, STATIC_RULES, doc_text, lookup
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -196,7 +192,7 @@ def _project_and_roots(paths: list[str]) -> tuple[Project, list[Path]]:
     else:
         project = load_project(find_root(Path.cwd()))
         roots = list(project.test_paths)
-    return project, [root.resolve() for root in roots]
+    return project, [resolved(root) for root in roots]
 
 
 def _check(
@@ -303,7 +299,7 @@ def _python_files(roots: list[Path]) -> Iterator[Path]:
     files found by walking folders skip hidden folders, virtualenvs and the
     project's ``exclude`` patterns."""
     for root in roots:
-        root = root.resolve()
+        root = resolved(root)
         if root.is_file():
             yield root
             continue

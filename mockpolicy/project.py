@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import configparser
 import fnmatch
+import os
 import re
 import sys
 from mockpolicy.errors import MockpolicyError
@@ -42,6 +43,15 @@ OPTIONS: dict[str, str] = {
 REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
 
 
+def resolved(path: str | Path) -> Path:
+    """``path`` made absolute with symlinks followed as far as they go: a symlink
+    loop or an unreadable folder leaves the rest of the path as written."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
+        return Path(os.path.abspath(path))
+
+
 class ConfigError(MockpolicyError):
     """A configuration file is unreadable or invalid; the message names the file."""
 
@@ -68,7 +78,7 @@ class Project:
         if not patterns:
             return False
         try:
-            relative = path.resolve().relative_to(self.root)
+            relative = resolved(path).relative_to(self.root)
         except ValueError:
             return False
         candidates = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
@@ -86,12 +96,13 @@ class Project:
         return module.partition(".")[0] in self.first_party
 
     def relative(self, path: str | Path) -> str:
-        """``path`` as a POSIX path relative to the root when it is inside it."""
-        resolved = Path(path).resolve()
+        """``path`` as a POSIX path relative to the root when it is inside it (a
+        symlinked file keeps its own name, not its target's)."""
+        absolute = resolved(Path(path).parent) / Path(path).name
         try:
-            return resolved.relative_to(self.root).as_posix()
+            return absolute.relative_to(self.root).as_posix()
         except ValueError:
-            return resolved.as_posix()
+            return absolute.as_posix()
 
 
 def find_root(start: Path) -> Path:
@@ -99,7 +110,7 @@ def find_root(start: Path) -> Path:
 
     Falls back to the nearest directory holding ``.git``, then to ``start``.
     """
-    start = start.resolve()
+    start = resolved(start)
     if start.is_file():
         start = start.parent
     for candidate in (start, *start.parents):
@@ -115,7 +126,7 @@ def load_project(root: Path) -> Project:
     """Read the project at ``root``; raises ``ConfigError`` on a broken config file."""
     root = root.resolve()
     pyproject = _read_toml(root / "pyproject.toml")
-    settings = pyproject.get("tool", {}).get("mockpolicy", {})
+    settings = _table(pyproject, "tool").get("mockpolicy", {})
     if not isinstance(settings, dict):
         raise ConfigError(f"{root / 'pyproject.toml'}: [tool.mockpolicy] must be a table.")
     _validate_settings(root / "pyproject.toml", settings)
@@ -142,6 +153,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return data
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}).") from exc
+    except ValueError as exc:  # an integer too long to convert
+        raise ConfigError(f"{path}: not usable TOML (an integer too long to read).") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not usable TOML (nested too deeply).") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from exc
 
@@ -151,7 +166,7 @@ def _read_ini(path: Path) -> configparser.ConfigParser:
     if path.is_file():
         try:
             parser.read(path, encoding="utf-8")
-        except (configparser.Error, UnicodeDecodeError) as exc:
+        except (configparser.Error, UnicodeDecodeError, ValueError) as exc:
             raise ConfigError(f"{path}: not a valid INI file ({exc}).") from exc
     return parser
 
@@ -167,19 +182,51 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
             raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a list of strings.")
         if key == "baseline" and not (isinstance(value, str) and value):
             raise ConfigError(f"{path}: [tool.mockpolicy] baseline must be a path (a string).")
+        if key in ("baseline", "tests"):
+            for item in [value] if isinstance(value, str) else value:
+                _check_inside(path, key, item)
         if key == "require-spec" and value not in REQUIRE_SPEC_CHOICES:
             choices = ", ".join(f'"{c}"' for c in REQUIRE_SPEC_CHOICES)
             raise ConfigError(f"{path}: [tool.mockpolicy] require-spec must be one of {choices}.")
+
+
+def _table(data: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """The table at ``data[keys[0]][keys[1]]...``; empty when a level is missing
+    or is not a table (configuration files hold any shape)."""
+    for key in keys:
+        value = data.get(key)
+        data = value if isinstance(value, dict) else {}
+    return data
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _strings(value: object) -> list[str]:
+    """The strings of a list (nothing when ``value`` is not a list)."""
+    return [item for item in _list(value) if isinstance(item, str)]
+
+
+def _check_inside(config: Path, key: str, value: str) -> None:
+    """Refuse a configured path that could lead outside the project (absolute,
+    climbing with '..', or unusable), so a pull request's configuration cannot
+    make mockpolicy read or write elsewhere."""
+    relative = Path(value)
+    if "\0" in value or relative.is_absolute() or ".." in relative.parts or (relative.parts[:1] or ("",))[0].startswith("~"):
+        raise ConfigError(
+            f"{config}: [tool.mockpolicy] {key} must be a path inside the project, relative to it (got {value!r})."
+        )
 
 
 def _unique(paths: list[Path]) -> list[Path]:
     seen: set[Path] = set()
     result = []
     for path in paths:
-        resolved = path.resolve()
-        if resolved not in seen:
-            seen.add(resolved)
-            result.append(resolved)
+        absolute = resolved(path)
+        if absolute not in seen:
+            seen.add(absolute)
+            result.append(absolute)
     return result
 
 
@@ -188,19 +235,15 @@ def _declared_source_dirs(
 ) -> list[Path]:
     """Package directories named by setuptools/hatch/poetry configuration."""
     dirs: list[Path] = []
-    tool = pyproject.get("tool", {})
-    find = tool.get("setuptools", {}).get("packages", {})
-    if isinstance(find, dict):
-        for where in find.get("find", {}).get("where", []):
-            dirs.append(root / where)
-    package_dir = tool.get("setuptools", {}).get("package-dir", {})
-    if isinstance(package_dir, dict) and isinstance(package_dir.get(""), str):
+    tool = _table(pyproject, "tool")
+    for where in _strings(_table(tool, "setuptools", "packages", "find").get("where")):
+        dirs.append(root / where)
+    package_dir = _table(tool, "setuptools", "package-dir")
+    if isinstance(package_dir.get(""), str):
         dirs.append(root / package_dir[""])
-    for package in tool.get("hatch", {}).get("build", {}).get("targets", {}).get("wheel", {}).get(
-        "packages", []
-    ):
+    for package in _strings(_table(tool, "hatch", "build", "targets", "wheel").get("packages")):
         dirs.append((root / package).parent)
-    for entry in tool.get("poetry", {}).get("packages", []):
+    for entry in _list(_table(tool, "poetry").get("packages")):
         if isinstance(entry, dict) and isinstance(entry.get("from"), str):
             dirs.append(root / entry["from"])
     if setup_cfg.has_option("options.packages.find", "where"):
@@ -220,9 +263,16 @@ def _test_paths(
     setup_cfg: configparser.ConfigParser,
 ) -> tuple[Path, ...]:
     if "tests" in settings:
-        return tuple(root / p for p in settings["tests"])
+        configured = tuple(root / p for p in settings["tests"])
+        missing = [p for p in settings["tests"] if not (root / p).exists()]
+        if missing:
+            raise ConfigError(
+                f"{root / 'pyproject.toml'}: [tool.mockpolicy] tests names {', '.join(map(repr, missing))}, "
+                "which does not exist (nothing would be checked)."
+            )
+        return configured
     declared: list[str] = []
-    ini = pyproject.get("tool", {}).get("pytest", {}).get("ini_options", {})
+    ini = _table(pyproject, "tool", "pytest", "ini_options")
     raw = ini.get("testpaths")
     if isinstance(raw, list):
         declared = [str(p) for p in raw]
@@ -261,20 +311,16 @@ def _declared_names(
 ) -> list[str]:
     """Top-level import names that packaging metadata declares, best first."""
     names: list[str] = []
-    tool = pyproject.get("tool", {})
-    setuptools = tool.get("setuptools", {})
-    packages = setuptools.get("packages")
-    if isinstance(packages, list):
-        names += [p.split(".")[0] for p in packages if isinstance(p, str)]
-    names += [m for m in setuptools.get("py-modules", []) if isinstance(m, str)]
-    for package in tool.get("hatch", {}).get("build", {}).get("targets", {}).get("wheel", {}).get(
-        "packages", []
-    ):
+    tool = _table(pyproject, "tool")
+    setuptools = _table(tool, "setuptools")
+    names += [p.split(".")[0] for p in _strings(setuptools.get("packages"))]
+    names += _strings(setuptools.get("py-modules"))
+    for package in _strings(_table(tool, "hatch", "build", "targets", "wheel").get("packages")):
         names.append(Path(package).name)
-    flit_name = tool.get("flit", {}).get("module", {}).get("name")
+    flit_name = _table(tool, "flit", "module").get("name")
     if isinstance(flit_name, str):
         names.append(flit_name)
-    for entry in tool.get("poetry", {}).get("packages", []):
+    for entry in _list(_table(tool, "poetry").get("packages")):
         if isinstance(entry, dict) and isinstance(entry.get("include"), str):
             names.append(entry["include"].split("/")[0].split(".")[0])
     if setup_cfg.has_option("options", "packages"):
@@ -283,7 +329,7 @@ def _declared_names(
             names += [p.strip().split(".")[0] for p in value.split() if p.strip()]
     if setup_cfg.has_option("files", "packages"):  # pbr
         names += [p.strip() for p in setup_cfg.get("files", "packages").split() if p.strip()]
-    project_name = pyproject.get("project", {}).get("name") or tool.get("poetry", {}).get("name")
+    project_name = _table(pyproject, "project").get("name") or _table(tool, "poetry").get("name")
     if isinstance(project_name, str):
         names.append(_normalize(project_name))
     if setup_cfg.has_option("metadata", "name"):
@@ -318,9 +364,7 @@ def _setup_py_name(path: Path) -> str | None:
 def _pytest_plugins(root: Path, pyproject: dict[str, Any], setup_cfg: configparser.ConfigParser) -> list[str]:
     """Modules the project registers as pytest plugins (``pytest11`` entry points)."""
     specs: list[str] = []
-    table = pyproject.get("project", {}).get("entry-points", {}).get("pytest11", {})
-    if isinstance(table, dict):
-        specs += [str(v) for v in table.values()]
+    specs += _strings(list(_table(pyproject, "project", "entry-points", "pytest11").values()))
     if setup_cfg.has_option("options.entry_points", "pytest11"):
         specs += [line.partition("=")[2] for line in setup_cfg.get("options.entry_points", "pytest11").splitlines()]
     points = _setup_keyword(root / "setup.py", "entry_points")

@@ -19,6 +19,7 @@ from mockpolicy.analysis import Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.symbols import ClassInfo
 from mockpolicy.symbols import Kind, Scope
+from mockpolicy.project import resolved
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
 from mockpolicy.sites import Context, MockSite, dotted_parts, root_key
 
@@ -45,8 +46,8 @@ def _is_test_module(analysis: Analysis) -> bool:
     if path.name.startswith("test_") or path.name.endswith("_test.py") or path.name == "conftest.py":
         return True
     project = analysis.resolver.project
-    resolved = path.resolve()
-    return any(root in resolved.parents for root in project.test_paths if root != project.root)
+    absolute = resolved(path)
+    return any(root in absolute.parents for root in project.test_paths if root != project.root)
 
 
 def _function_cleanup(node: ast.AST) -> Cleanup:

@@ -1,0 +1,109 @@
+"""Hostile inputs a pull request can carry: configuration shapes, file kinds and
+paths. Every one ends in a one-sentence error (exit 2) or a
+``mock-analysis-error`` finding, never a traceback, and nothing is read or
+written outside the project."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import mockpolicy, pylint, write_tree
+
+from mockpolicy.cli import main
+
+BAD_MOCK = """
+    from unittest import mock
+
+
+    def test_claim():
+        with mock.patch("app.jobs.Runner.claim", autospec=True):
+            pass
+    """
+
+PROJECT = '[project]\nname = "app"\nversion = "0"\n'
+
+# pyproject.toml texts; each is either ignored where it does not matter or refused in one sentence.
+HOSTILE_CONFIGS = {
+    "tool-is-a-string": 'tool = "x"\n' + PROJECT,
+    "setuptools-is-a-string": PROJECT + '[tool]\nsetuptools = "x"\n',
+    "project-is-a-string": 'project = "x"\n',
+    "packages-find-is-a-list": PROJECT + "[tool.setuptools.packages]\nfind = [1]\n",
+    "find-where-is-a-string": PROJECT + '[tool.setuptools.packages.find]\nwhere = "src"\n',
+    "package-dir-is-a-list": PROJECT + '[tool.setuptools]\npackage-dir = ["src"]\n',
+    "hatch-packages-not-strings": PROJECT + "[tool.hatch.build.targets.wheel]\npackages = [1, {a = 1}]\n",
+    "hatch-is-a-list": PROJECT + "[tool]\nhatch = [1]\n",
+    "poetry-packages-is-a-table": PROJECT + "[tool.poetry.packages]\na = 1\n",
+    "entry-points-not-strings": PROJECT + "[project.entry-points.pytest11]\nplugin = 1\n",
+    "testpaths-not-strings": PROJECT + "[tool.pytest.ini_options]\ntestpaths = [1, 2]\n",
+    "huge-integer": PROJECT + "[tool.mockpolicy]\nfirst-party = [" + "9" * 5000 + "]\n",
+    "nested-500-deep": PROJECT + "x = " + "[" * 500 + "]" * 500 + "\n",
+    "nul-in-tests": PROJECT + '[tool.mockpolicy]\ntests = ["te\\u0000sts"]\n',
+    "baseline-outside": PROJECT + '[tool.mockpolicy]\nbaseline = "../outside.json"\n',
+    "baseline-absolute": PROJECT + '[tool.mockpolicy]\nbaseline = "/tmp/mockpolicy-outside.json"\n',
+    "tests-absolute": PROJECT + '[tool.mockpolicy]\ntests = ["/etc"]\n',
+    "tests-missing": PROJECT + '[tool.mockpolicy]\ntests = ["no_such_folder"]\n',
+    "mockpolicy-is-a-string": PROJECT + '[tool]\nmockpolicy = "x"\n',
+    "not-toml": "[project\n",
+}
+REFUSED = {
+    "huge-integer", "nested-500-deep", "nul-in-tests", "baseline-outside", "baseline-absolute", "tests-absolute", "tests-missing",
+    "mockpolicy-is-a-string", "not-toml",
+}
+
+
+def _in_process(project: Path, *args: str, capsys: pytest.CaptureFixture[str], chdir: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    chdir.chdir(project)
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_CONFIGS))
+def test_a_hostile_configuration_is_one_sentence_or_ignored(
+    app_project: Path, name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (app_project / "pyproject.toml").write_text(HOSTILE_CONFIGS[name])
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    for command in (["check"], ["baseline"]):
+        code, out, err = _in_process(app_project, *command, capsys=capsys, chdir=monkeypatch)
+        if name in REFUSED:
+            assert code == 2, (command, out, err)
+            assert err.startswith("mockpolicy: error: ") and err.count("\n") == 1, err
+            assert "pyproject.toml" in err
+        else:
+            assert code in (0, 1), (command, out, err)
+    assert not (app_project.parent / "outside.json").exists()
+    assert not Path("/tmp/mockpolicy-outside.json").exists()
+
+
+def test_pylint_reports_a_hostile_configuration_as_one_message(app_project: Path) -> None:
+    (app_project / "pyproject.toml").write_text(HOSTILE_CONFIGS["baseline-outside"])
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    result = pylint("--disable=all", "--enable=mockpolicy", "--output-format=json2", "tests", cwd=app_project)
+    assert "Traceback" not in result.stderr
+    [message] = json.loads(result.stdout)["messages"]
+    assert message["symbol"] == "mock-analysis-error"
+    assert "baseline must be a path inside the project" in str(message["message"])
+
+
+def test_file_kinds_that_are_not_source_do_not_hang_or_crash(app_project: Path) -> None:
+    tests = app_project / "tests"
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    os.mkfifo(tests / "test_fifo.py")
+    (tests / "test_zero.py").symlink_to("/dev/zero")
+    (tests / "test_loop_a.py").symlink_to("test_loop_b.py")
+    (tests / "test_loop_b.py").symlink_to("test_loop_a.py")
+    for jobs in ("1", "2", "99999999999999999999999"):
+        result = mockpolicy("check", "--format", "json", "-j", jobs, cwd=app_project)
+        assert "Traceback" not in result.stderr, result.stderr
+        found = {(f["path"], f["symbol"]) for f in json.loads(result.stdout)}
+        assert found == {
+            ("tests/test_jobs.py", "first-party-mock"),
+            ("tests/test_fifo.py", "mock-analysis-error"),
+            ("tests/test_zero.py", "mock-analysis-error"),
+            ("tests/test_loop_a.py", "mock-analysis-error"),
+            ("tests/test_loop_b.py", "mock-analysis-error"),
+        }
