@@ -57,14 +57,31 @@ class Baseline:
         return cls({}, {})
 
 
+def exists(path: Path) -> bool:
+    """Whether there is a baseline file at ``path``; raises ``BaselineError``
+    when the path cannot even be looked at (a name too long, a NUL byte)."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError) as exc:
+        raise BaselineError(f"{path!s:.200}: cannot be read ({exc.strerror if isinstance(exc, OSError) else exc}).") from None
+    return True
+
+
+def load_or_empty(path: Path) -> Baseline:
+    """The baseline at ``path``, or an empty one when there is no file there."""
+    return load(path) if exists(path) else Baseline.empty()
+
+
 def load(path: Path) -> Baseline:
     """The baseline at ``path``; raises ``BaselineError`` if it is missing or invalid."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BaselineError(f"{path}: no such baseline file (create it with `mockpolicy baseline`).") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BaselineError(f"{path}: cannot be read ({exc}).") from exc
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise BaselineError(f"{path!s:.200}: cannot be read ({exc}).") from None
     return parse(text, str(path))
 
 
@@ -74,9 +91,13 @@ def parse(text: str, name: str) -> Baseline:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BaselineError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+    except ValueError:  # an integer too long to convert
+        raise BaselineError(f"{name}: not usable JSON (an integer too long to read).") from None
+    except RecursionError:
+        raise BaselineError(f"{name}: not usable JSON (nested too deeply).") from None
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise BaselineError(f"{name}: not a mockpolicy baseline (expected an object with an 'entries' list).")
-    if data.get("format") != FORMAT:
+    if type(data.get("format")) is not int or data.get("format") != FORMAT:
         raise BaselineError(f"{name}: unsupported baseline format {data.get('format')!r} (this mockpolicy reads {FORMAT}).")
     counts: dict[Identity, int] = {}
     excerpts: dict[Identity, str] = {}
@@ -87,6 +108,8 @@ def parse(text: str, name: str) -> Baseline:
             value = entry.get(field)
             if not isinstance(value, kind) or isinstance(value, bool):
                 raise BaselineError(f"{name}: entry {number} has no valid '{field}' ({kind.__name__} expected).")
+            if isinstance(value, str) and not _encodable(value):
+                raise BaselineError(f"{name}: entry {number} has a '{field}' that is not valid Unicode.")
         if entry["count"] < 1:
             raise BaselineError(f"{name}: entry {number} has a count below 1.")
         identity = Identity(entry["rule"], entry["path"], entry["scope"], entry["fingerprint"])
@@ -95,6 +118,14 @@ def parse(text: str, name: str) -> Baseline:
         counts[identity] = entry["count"]
         excerpts[identity] = entry["excerpt"]
     return Baseline(counts, excerpts)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, written as "\\ud800" in JSON
+        return False
+    return True
 
 
 def render(baseline: Baseline) -> str:
@@ -168,7 +199,12 @@ def shrink(baseline: Baseline, current: Counter[Identity], covered: Iterable[str
 
 def select(baseline: Baseline, rules: frozenset[str], keep: bool = True) -> Baseline:
     """The entries of ``baseline`` whose rule is in ``rules`` (or, with ``keep=False``, is not)."""
-    counts = {i: c for i, c in baseline.counts.items() if (i.rule in rules) == keep}
+    return where(baseline, lambda identity: (identity.rule in rules) == keep)
+
+
+def where(baseline: Baseline, keep: Callable[[Identity], bool]) -> Baseline:
+    """The entries of ``baseline`` whose identity ``keep`` accepts."""
+    counts = {i: c for i, c in baseline.counts.items() if keep(i)}
     return Baseline(counts, {i: baseline.excerpts[i] for i in counts if i in baseline.excerpts})
 
 

@@ -204,7 +204,7 @@ def _check(
     stale: list[tuple[Identity, int, int]] = []
     findings = run.findings
     current = baseline.Baseline.empty()
-    if not no_baseline and path.exists():
+    if not no_baseline and baseline.exists(path):
         current = baseline.load(path)
         findings, stale = baseline.compare(baseline.select(current, rules), run.findings, run.covers)
     new = {id(f) for f in findings}
@@ -224,7 +224,7 @@ def _check(
 
 def _ratchet(path: Path, shown: str, current: baseline.Baseline, base: str) -> bool:
     """Whether the baseline allows more than its version at ``base`` (reported on stderr)."""
-    if not path.exists():
+    if not baseline.exists(path):
         return False
     text = gitio.show(path, base)
     before = baseline.parse(text, f"{shown} at {base}") if text is not None else baseline.Baseline.empty()
@@ -259,11 +259,13 @@ def _review(run: Run, args: argparse.Namespace) -> int:
 def _record(run: Run, force: bool) -> int:
     path = run.project.baseline_path
     shown = run.project.relative(path)
-    if path.exists():
+    if baseline.exists(path):
         if not force:
             raise UsageError(f"{shown} already exists; use --force to replace it, or `mockpolicy prune` to shrink it.")
         previous = baseline.load(path)  # a broken file is reported, never replaced
-        kept = baseline.Baseline.empty() if run.with_coverage else baseline.select(previous, COVERAGE_RULES)
+        # Entries of files this run did not look at stay; so do coverage entries, unless this run judged them.
+        kept = baseline.where(previous, lambda identity: not run.covers(identity.path) or (
+            identity.rule in COVERAGE_RULES and not run.with_coverage))
     else:
         kept = baseline.Baseline.empty()
     recorded = baseline.merge(baseline.from_findings(run.findings), kept)

@@ -41,7 +41,7 @@ def review(project: Project, findings: Sequence[Finding], base: str, mode: str) 
     prefix = "" if prefix == "." else prefix + "/"
     changed = diffs.parse(gitio.diff_since(project.root, merge_base), prefix)
     path = project.baseline_path
-    current = baseline.load(path) if path.exists() else baseline.Baseline.empty()
+    current = baseline.load_or_empty(path)
     new, _ = baseline.compare(current, findings, lambda _path: False)
     kept = {id(f) for f in new}
     allowed = [f for f in findings if id(f) not in kept]

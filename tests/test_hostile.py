@@ -107,3 +107,65 @@ def test_file_kinds_that_are_not_source_do_not_hang_or_crash(app_project: Path) 
             ("tests/test_loop_a.py", "mock-analysis-error"),
             ("tests/test_loop_b.py", "mock-analysis-error"),
         }
+
+
+ENTRY = '{"rule": "first-party-mock", "path": "tests/test_jobs.py", "scope": "test_claim", "fingerprint": "f", "count": 1, "excerpt": "x"}'
+HOSTILE_BASELINES = {
+    "huge-integer": '{"format": 1, "entries": [' + ENTRY.replace('"count": 1', '"count": ' + "9" * 5000) + "]}",
+    "nested-deep": '{"format": 1, "entries": [' + "[" * 100_000 + "]" * 100_000 + "]}",
+    "lone-surrogate": '{"format": 1, "entries": [' + ENTRY.replace('"x"', '"\\ud800"') + "]}",
+    "format-true": '{"format": true, "entries": []}',
+    "not-json": "{",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_BASELINES))
+def test_a_hostile_baseline_is_one_sentence_and_never_overwritten(
+    app_project: Path, name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    path = app_project / "baselines" / "mockpolicy.json"
+    path.parent.mkdir()
+    path.write_text(HOSTILE_BASELINES[name], encoding="utf-8")
+    for command in (["check"], ["prune"], ["baseline", "--force"]):
+        code, out, err = _in_process(app_project, *command, capsys=capsys, chdir=monkeypatch)
+        assert code == 2, (command, out, err)
+        assert err.startswith("mockpolicy: error: ") and err.count("\n") == 1 and "mockpolicy.json" in err, err
+    assert path.read_text(encoding="utf-8") == HOSTILE_BASELINES[name]
+
+
+def test_pylint_survives_a_hostile_baseline(app_project: Path) -> None:
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    (app_project / "baselines").mkdir()
+    (app_project / "baselines" / "mockpolicy.json").write_text(HOSTILE_BASELINES["nested-deep"])
+    result = pylint("--disable=all", "--enable=mockpolicy", "--output-format=json2", "tests", cwd=app_project)
+    assert "Traceback" not in result.stderr
+    found = sorted(m["symbol"] for m in json.loads(result.stdout)["messages"])
+    assert found == ["first-party-mock", "mock-analysis-error"]
+
+
+def test_a_baseline_path_that_cannot_exist_is_one_sentence(
+    app_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (app_project / "pyproject.toml").write_text(PROJECT + f'[tool.mockpolicy]\nbaseline = "{"b" * 300}.json"\n')
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    for command in (["check"], ["baseline"]):
+        code, out, err = _in_process(app_project, *command, capsys=capsys, chdir=monkeypatch)
+        assert code == 2 and err.startswith("mockpolicy: error: ") and err.count("\n") == 1, (command, err)
+
+
+def test_baseline_force_on_some_paths_keeps_the_other_entries(
+    app_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(app_project, {
+        "tests/test_a.py": BAD_MOCK,
+        "tests/test_b.py": BAD_MOCK.replace("Runner.claim", "run").replace("test_claim", "test_run"),
+    })
+    assert _in_process(app_project, "baseline", capsys=capsys, chdir=monkeypatch)[0] == 0
+    recorded = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
+    assert sorted(e["path"] for e in recorded) == ["tests/test_a.py", "tests/test_b.py"]
+    (app_project / "tests" / "test_a.py").write_text("def test_nothing():\n    pass\n")
+    assert _in_process(app_project, "baseline", "--force", "tests/test_a.py", capsys=capsys, chdir=monkeypatch)[0] == 0
+    kept = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
+    assert [e["path"] for e in kept] == ["tests/test_b.py"]
+    assert _in_process(app_project, "check", capsys=capsys, chdir=monkeypatch)[0] == 0

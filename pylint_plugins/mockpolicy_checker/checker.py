@@ -96,9 +96,8 @@ class MockPolicyChecker(BaseChecker):
         """The project's baseline, read once per run (or the error reading it)."""
         root = engine.project.root
         if root not in self._baselines:
-            path = engine.project.baseline_path
             try:
-                self._baselines[root] = baseline.load(path) if path.exists() else baseline.Baseline.empty()
+                self._baselines[root] = baseline.load_or_empty(engine.project.baseline_path)
             except MockpolicyError as exc:
                 self._baselines[root] = exc
         return self._baselines[root]
