@@ -12,6 +12,7 @@ import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TextIO
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,6 +24,7 @@ from mockpolicy.engine import Session
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, emit
 from mockpolicy.identity import Identity, count_identities
+from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
 from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, STATIC_RULES, doc_text, lookup
 
@@ -124,8 +126,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _prune(run)
         return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
     except MockpolicyError as exc:
-        print(f"mockpolicy: error: {exc}", file=sys.stderr)
+        _say(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _say(text: str, file: TextIO | None = None) -> None:
+    """Print one line of ``text`` with its control characters escaped."""
+    print(printable(text), file=file or sys.stdout)
 
 
 def _explain(name: str) -> int:
@@ -211,7 +218,7 @@ def _check(
     emit(findings, fmt, Context(run.project.root, [f for f in run.findings if id(f) not in new]), sys.stdout)
     shown = run.project.relative(path)
     for identity, allowed, found in stale:
-        print(
+        _say(
             f"{shown}: stale: {identity.rule} in {identity.path} ({identity.scope or '<module>'}) "
             f"is allowed {allowed} time(s) but found {found}: run `mockpolicy prune`",
             file=sys.stderr,
@@ -230,7 +237,7 @@ def _ratchet(path: Path, shown: str, current: baseline.Baseline, base: str) -> b
     before = baseline.parse(text, f"{shown} at {base}") if text is not None else baseline.Baseline.empty()
     grown = baseline.grown(before, current)
     for identity, old, new in grown:
-        print(
+        _say(
             f"{shown}: grew against {base}: {identity.rule} in {identity.path} "
             f"({identity.scope or '<module>'}) allowed {new} time(s), was {old}: "
             f"{current.excerpts.get(identity, '')}",
@@ -271,7 +278,7 @@ def _record(run: Run, force: bool) -> int:
     recorded = baseline.merge(baseline.from_findings(run.findings), kept)
     baseline.write(path, recorded)
     total = sum(recorded.counts.values())
-    print(f"{shown}: recorded {total} finding(s) in {len(recorded.counts)} entr{'y' if len(recorded.counts) == 1 else 'ies'}.")
+    _say(f"{shown}: recorded {total} finding(s) in {len(recorded.counts)} entr{'y' if len(recorded.counts) == 1 else 'ies'}.")
     return EXIT_OK
 
 
@@ -287,12 +294,12 @@ def _prune(run: Run) -> int:
         after = baseline.merge(after, baseline.select(before, COVERAGE_RULES))
     for identity, old, new in changed:
         what = "removed" if new == 0 else f"lowered {old} -> {new}"
-        print(f"{shown}: {what}: {identity.rule} in {identity.path} ({identity.scope or '<module>'}): "
+        _say(f"{shown}: {what}: {identity.rule} in {identity.path} ({identity.scope or '<module>'}): "
               f"{before.excerpts.get(identity, '')}")
     if changed:
         baseline.write(path, after)
     else:
-        print(f"{shown}: nothing to prune.")
+        _say(f"{shown}: nothing to prune.")
     return EXIT_OK
 
 

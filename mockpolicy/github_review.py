@@ -26,6 +26,7 @@ from mockpolicy.formats.context import Context, Sources
 from mockpolicy.formats.markdown import code_fence, escape
 from mockpolicy.github_api import PUBLIC_API, Forbidden, GitHub, GitHubError
 from mockpolicy.identity import finding_keys
+from mockpolicy.printable import printable
 from mockpolicy.review import Change
 
 MARKER = "<!-- mockpolicy-finding: {key} -->"
@@ -143,7 +144,7 @@ def post_or_fall_back(root: Path, pr: int, change: Change, context: Context) -> 
     try:
         posted = post(api, repository, pr, change, context, gitio.head(root))
     except Forbidden as refused:
-        print(f"mockpolicy: {refused} Printing the findings as workflow commands instead.", file=sys.stderr)
+        print(printable(f"mockpolicy: {refused} Printing the findings as workflow commands instead."), file=sys.stderr)
         emit(change.findings, "github", context, sys.stdout)
         return
     print(

@@ -169,3 +169,43 @@ def test_baseline_force_on_some_paths_keeps_the_other_entries(
     kept = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
     assert [e["path"] for e in kept] == ["tests/test_b.py"]
     assert _in_process(app_project, "check", capsys=capsys, chdir=monkeypatch)[0] == 0
+
+
+INJECTED = """
+    from unittest import mock
+
+
+    def test_claim():
+        with mock.patch("app.jobs.Runner.claim\\n::error file=README.md,line=1::pwned\\r\\x1b[2J", autospec=True):
+            pass
+    """
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "markdown", "json", "sarif", "gitlab", "rdjson"])
+def test_control_characters_from_the_pull_request_never_start_an_output_line(
+    app_project: Path, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(app_project, {"tests/test_jobs.py": INJECTED})
+    code, out, err = _in_process(app_project, "check", "--format", fmt, capsys=capsys, chdir=monkeypatch)
+    assert code == 1, err
+    assert "pwned" in out
+    for line in (out + err).splitlines():
+        assert not line.lstrip().startswith("::error file=README.md"), line
+        assert "\x1b" not in line
+
+
+def test_a_baseline_excerpt_cannot_inject_a_workflow_command(
+    app_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(app_project, {"tests/test_jobs.py": "def test_nothing():\n    pass\n"})
+    entry = json.loads(ENTRY)
+    entry["excerpt"] = "x\n::stop-commands::token\n"
+    entry["scope"] = "test\r\n::error::scope"
+    (app_project / "baselines").mkdir()
+    (app_project / "baselines" / "mockpolicy.json").write_text(json.dumps({"format": 1, "entries": [entry]}))
+    code, out, err = _in_process(app_project, "check", capsys=capsys, chdir=monkeypatch)
+    assert code == 1 and "stale" in err
+    code, out, err = _in_process(app_project, "prune", capsys=capsys, chdir=monkeypatch)
+    assert code == 0 and "removed" in out
+    for line in (out + err).splitlines():
+        assert not line.startswith("::"), line

@@ -13,13 +13,16 @@ from collections.abc import Sequence
 from mockpolicy.findings import Finding
 from mockpolicy.formats.context import Context, Sources
 from mockpolicy.formats.markdown import escape
+from mockpolicy.printable import printable
 
 PER_KIND = 10
 _COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """``text`` as a workflow command's data: GitHub's escapes for ``%``, CR and
+    LF, and backslash escapes for any other control character."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _property(text: str) -> str:

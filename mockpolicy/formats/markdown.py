@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from mockpolicy.findings import Finding
 from mockpolicy.formats.context import Context
+from mockpolicy.printable import printable
 
 LISTED = 50  # new findings listed one by one; the rest are counted
 _SPECIAL = re.compile(r"([\\`*_\[\]|~])")
@@ -18,7 +19,7 @@ _SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 def escape(text: str) -> str:
     """``text`` as literal inline Markdown: no markup, links, HTML, line breaks
     or @-mentions (a word joiner follows each ``@``)."""
-    text = " ".join(text.split())
+    text = printable(" ".join(text.split()))
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _SPECIAL.sub(r"\\\1", text).replace("@", "@\u2060")
 

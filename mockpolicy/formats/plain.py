@@ -7,10 +7,11 @@ from collections.abc import Sequence
 
 from mockpolicy.findings import Finding
 from mockpolicy.formats.context import rule_info
+from mockpolicy.printable import printable
 
 
 def text(findings: Sequence[Finding]) -> str:
-    return "".join(f"{f.path}:{f.line}:{f.column}: {f.symbol} {f.message}\n" for f in findings)
+    return "".join(printable(f"{f.path}:{f.line}:{f.column}: {f.symbol} {f.message}") + "\n" for f in findings)
 
 
 def json_list(findings: Sequence[Finding]) -> str:
