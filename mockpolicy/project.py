@@ -13,6 +13,7 @@ import fnmatch
 import re
 import sys
 from mockpolicy.errors import MockpolicyError
+from mockpolicy.vocabulary import callee_name
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -303,7 +304,7 @@ def _setup_keyword(path: Path, name: str) -> ast.expr | None:
     except (SyntaxError, ValueError, OSError):
         return None
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
+        if isinstance(node, ast.Call) and callee_name(node) == "setup":
             for keyword in node.keywords:
                 if keyword.arg == name:
                     return keyword.value
