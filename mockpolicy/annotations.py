@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal, cast
+
+AnnotationKind = Literal["boundary", "isolation"]
 
 _ANNOTATION = re.compile(r"#\s*mock-(boundary|isolation)\s*:(.*)$")
 _NEXT_COMMENT = re.compile(r"\s#\s")  # a reason ends where another comment starts
@@ -17,7 +20,7 @@ _NEXT_COMMENT = re.compile(r"\s#\s")  # a reason ends where another comment star
 
 @dataclass(frozen=True)
 class Annotation:
-    kind: str  # "boundary" or "isolation"
+    kind: AnnotationKind
     reason: str
     line: int
 
@@ -35,12 +38,13 @@ class Annotations:
             if "mock-" in line:
                 for match in _ANNOTATION.finditer(line):
                     reason = _NEXT_COMMENT.split(match.group(2), maxsplit=1)[0].strip()
-                    self.by_line.setdefault(number, []).append(Annotation(match.group(1), reason, number))
+                    kind = cast(AnnotationKind, match.group(1))  # the pattern allows no other
+                    self.by_line.setdefault(number, []).append(Annotation(kind, reason, number))
 
     def _is_comment_line(self, number: int) -> bool:
         return 1 <= number <= len(self.lines) and self.lines[number - 1].lstrip().startswith("#")
 
-    def find(self, kind: str, first_line: int, last_line: int) -> Annotation | None:
+    def find(self, kind: AnnotationKind, first_line: int, last_line: int) -> Annotation | None:
         """The ``kind`` annotation attached to a call spanning ``first_line..last_line``."""
         if not self.by_line:
             return None

@@ -13,8 +13,12 @@ from dataclasses import dataclass
 
 from mockpolicy.findings import Finding
 from mockpolicy.rules import UNSPECCED_MOCK
+from mockpolicy.vocabulary import CALLEES, MOCK_MODULE, SPECCING_KEYWORDS
 
-_REPLACING_KEYWORDS = frozenset({"new", "spec", "spec_set", "autospec", "new_callable", "create"})
+# create= too: the target may not exist, and autospec=True needs one.
+_REPLACING_KEYWORDS = SPECCING_KEYWORDS | {"create"}
+# The forms that take autospec=True, each recognised by how its name ends.
+_AUTOSPECCABLE = (CALLEES[f"{MOCK_MODULE}.patch"], CALLEES[f"{MOCK_MODULE}.patch.object"])
 
 
 @dataclass(frozen=True)
@@ -64,12 +68,9 @@ def _takes_autospec(call: ast.Call) -> bool:
     if isinstance(func, ast.Name):
         names.append(func.id)
     names.reverse()
-    if names[-1:] == ["patch"]:
-        positional = 1
-    elif names[-2:] == ["patch", "object"]:
-        positional = 2
-    else:
+    callee = next((c for c in _AUTOSPECCABLE if names[-len(c.kind.split(".")) :] == c.kind.split(".")), None)
+    if callee is None or callee.new is None:
         return False
-    if any(isinstance(arg, ast.Starred) for arg in call.args) or len(call.args) != positional:
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or len(call.args) != callee.new.position:
         return False
     return all(k.arg is not None and k.arg not in _REPLACING_KEYWORDS for k in call.keywords)

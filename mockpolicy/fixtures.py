@@ -13,30 +13,27 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from mockpolicy.functions import decorator_names
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
 from mockpolicy.source import SourceError, read_source
 from mockpolicy.symbols import ModuleInfo
 from mockpolicy.project import Project
 from mockpolicy.resolve import Resolver
 from mockpolicy.symbols import Kind, Value
+from mockpolicy.vocabulary import fixture_decorator, is_fixture
 
 FixtureDef = tuple[ast.FunctionDef | ast.AsyncFunctionDef, ModuleInfo]
 
 
 def _fixture_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """The name pytest registers ``node`` under, or None if it is no fixture."""
-    for decorator in node.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-        if name != "fixture":
-            continue
-        if isinstance(decorator, ast.Call):
-            for keyword in decorator.keywords:
-                if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
-                    return str(keyword.value.value)
-        return node.name
-    return None
+    decorator = fixture_decorator(node.decorator_list)
+    if decorator is None:
+        return None
+    if isinstance(decorator, ast.Call):
+        for keyword in decorator.keywords:
+            if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
+                return str(keyword.value.value)
+    return node.name
 
 
 def _is_autouse(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -192,7 +189,7 @@ class Fixtures:
         if found is None:
             found = {}
             for function, _ in self._definitions(module).values():
-                if not _is_autouse(function) or "fixture" not in decorator_names(function):
+                if not _is_autouse(function) or not is_fixture(function.decorator_list):
                     continue
                 for node in ast.walk(function):
                     if not isinstance(node, ast.Assign):

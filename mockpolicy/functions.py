@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from mockpolicy.vocabulary import callee_name
+
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 CONTEXT_MANAGER_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
@@ -19,11 +21,7 @@ PROPERTY_DECORATORS = frozenset({"property", "cached_property", "cachedproperty"
 
 def decorator_names(node: FunctionNode) -> set[str]:
     """The last dotted component of each decorator (``pytest.fixture(...)`` -> ``fixture``)."""
-    names = set()
-    for decorator in node.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        names.add(target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", ""))
-    return names
+    return {callee_name(decorator) for decorator in node.decorator_list}
 
 
 @dataclass(eq=False)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mockpolicy.source import SourceError, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
+from mockpolicy.vocabulary import CLASS_SETUP_NAMES, callee_name, is_fixture
 
 _TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 
@@ -144,22 +145,10 @@ class _Summarizer:
                         cls.instance_attrs.setdefault(target.attr, (node.value, init))
 
 
-SETUP_METHODS = frozenset(
-    {"__init__", "setUp", "asyncSetUp", "setup_method", "setup", "setUpClass", "setup_class"}
-)
-
-
 def _binds_instance_state(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether ``self.x = ...`` in ``func`` sets up state the other methods read:
     ``__init__``, unittest/pytest set-up methods, and fixtures defined on the class."""
-    if func.name in SETUP_METHODS:
-        return True
-    for decorator in func.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-        if name == "fixture":
-            return True
-    return False
+    return func.name == "__init__" or func.name in CLASS_SETUP_NAMES or is_fixture(func.decorator_list)
 
 
 def local_class(module: str, node: ast.ClassDef, qualname: str, bases_scope: Scope) -> ClassInfo:
@@ -198,7 +187,7 @@ def _rewrites_namespace(stmt: ast.stmt) -> bool:
         return False
     for node in ast.walk(stmt):
         if isinstance(node, ast.Call):
-            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            name = callee_name(node)
             if name in ("globals", "setattr", "exec", "vars"):
                 return True
             rewriting = "module" in name.lower() or name in ("attach", "lazy_import")

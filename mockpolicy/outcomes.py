@@ -16,8 +16,10 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from mockpolicy.partials import FunctionNode
+from mockpolicy.vocabulary import callee_name
 
 A_VALUE = "a value"
 A_MOCK = "a MagicMock"
@@ -35,13 +37,16 @@ _LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop, a
 _PROPERTY_DECORATORS = frozenset({"property", "cached_property", "setter", "getter", "deleter", "overload"})
 
 
+OutcomeKind = Literal["returns", "raises"]
+
+
 @dataclass(frozen=True, order=True)
 class Outcome:
     """``kind`` is ``returns`` or ``raises``; ``value`` a literal's repr, ``None``,
     ``a value``, ``a MagicMock`` (what an unconfigured mock returns) or an
     exception name."""
 
-    kind: str
+    kind: OutcomeKind
     value: str
 
     def __str__(self) -> str:
@@ -103,7 +108,7 @@ def _excluded(function: FunctionNode, lines: Sequence[str]) -> set[int]:
 
 
 def _function_outcomes(function: FunctionNode, excluded: set[int]) -> frozenset[Outcome] | None:
-    if any(_last_name(d) in _PROPERTY_DECORATORS for d in function.decorator_list):
+    if any(callee_name(d) in _PROPERTY_DECORATORS for d in function.decorator_list):
         return None
     found: set[Outcome] = set()
     stack: list[ast.AST] = list(function.body)
@@ -177,23 +182,15 @@ def _is_boolean(expr: ast.expr) -> bool:
     if isinstance(expr, ast.BoolOp):
         return all(_is_boolean(value) for value in expr.values)
     if isinstance(expr, ast.Call):
-        return _last_name(expr.func) in _BOOLEAN_CALLS
+        return callee_name(expr.func) in _BOOLEAN_CALLS
     return False
-
-
-def _last_name(expr: ast.expr) -> str:
-    if isinstance(expr, ast.Call):
-        expr = expr.func
-    if isinstance(expr, ast.Attribute):
-        return expr.attr
-    return expr.id if isinstance(expr, ast.Name) else ""
 
 
 def exception_name(expr: ast.expr) -> str | None:
     """The exception a ``raise``/``side_effect`` expression names: ``KeyError``
     for ``KeyError``, ``KeyError("x")`` or ``errors.KeyError``; None when the
     expression does not look like an exception."""
-    name = _last_name(expr)
+    name = callee_name(expr)
     if not name:
         return None
     builtin = getattr(builtins, name, None)
@@ -264,7 +261,7 @@ def _caught(handler: ast.ExceptHandler) -> list[str]:
     if handler.type is None:
         return ["*"]
     items = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    names = [_last_name(item) for item in items]
+    names = [callee_name(item) for item in items]
     return ["*" if name in ("Exception", "BaseException") else name for name in names]
 
 
@@ -279,8 +276,8 @@ def _falls_through(body: list[ast.stmt]) -> bool:
         return _falls_through(last.body) or _falls_through(last.orelse)
     if isinstance(last, ast.While) and isinstance(last.test, ast.Constant) and last.test.value:
         return any(isinstance(node, ast.Break) for node in ast.walk(last))
-    if isinstance(last, ast.For) and isinstance(last.iter, ast.Call) and _last_name(last.iter.func) in ("count", "cycle", "repeat"):
-        if not (_last_name(last.iter.func) == "repeat" and len(last.iter.args) > 1):
+    if isinstance(last, ast.For) and isinstance(last.iter, ast.Call) and callee_name(last.iter.func) in ("count", "cycle", "repeat"):
+        if not (callee_name(last.iter.func) == "repeat" and len(last.iter.args) > 1):
             return any(isinstance(node, ast.Break) for node in ast.walk(last))  # an endless iterator
     if isinstance(last, (ast.With, ast.AsyncWith)):
         return _falls_through(last.body)
@@ -291,7 +288,7 @@ def _falls_through(body: list[ast.stmt]) -> bool:
         )
     if isinstance(last, ast.Match):
         return True
-    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and _last_name(last.value.func) in (
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and callee_name(last.value.func) in (
         "exit", "_exit", "abort", "fail", "skip", "xfail", "exit_json", "fail_json",
     ):
         return False

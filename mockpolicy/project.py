@@ -14,6 +14,7 @@ import os
 import re
 import sys
 from mockpolicy.errors import MockpolicyError
+from mockpolicy.vocabulary import callee_name
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -349,7 +350,7 @@ def _setup_keyword(path: Path, name: str) -> ast.expr | None:
     except (SyntaxError, ValueError, OSError):
         return None
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
+        if isinstance(node, ast.Call) and callee_name(node) == "setup":
             for keyword in node.keywords:
                 if keyword.arg == name:
                     return keyword.value

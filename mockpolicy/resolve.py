@@ -24,6 +24,7 @@ from mockpolicy.functions import (
 from mockpolicy.index import ModuleIndex, absolute_import, local_class
 from mockpolicy.project import Project
 from mockpolicy.symbols import CODE_KINDS, MISSING, UNKNOWN, Binding, ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value, external
+from mockpolicy.vocabulary import callee_name
 
 MAX_DEPTH = 60
 MAX_TUPLE = 8  # tuples are followed item by item up to this length
@@ -200,8 +201,7 @@ class Resolver:
         outside object."""
         for decorator in function.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
-            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-            if name in OBJECT_MAKING_DECORATORS:
+            if callee_name(decorator) in OBJECT_MAKING_DECORATORS:
                 made_by = self._evaluate(target, scope)
                 if made_by.kind is Kind.EXTERNAL:
                     return external(f"{made_by.qualname}()")

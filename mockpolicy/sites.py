@@ -20,51 +20,24 @@ from mockpolicy.functions import facts_from_statements, import_bindings
 from mockpolicy.symbols import ClassInfo, ModuleInfo
 from mockpolicy.resolve import Resolver
 from mockpolicy.symbols import Kind, Scope, Value
-
-MOCK_CLASSES = frozenset(
-    {"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock", "AsyncMock", "PropertyMock"}
+from mockpolicy.vocabulary import (
+    CALLEES,
+    MOCKER_ANNOTATION,
+    MOCKER_FIXTURES,
+    MOCKER_ROOT,
+    MONKEYPATCH_ANNOTATION,
+    MONKEYPATCH_FACTORIES,
+    MONKEYPATCH_FIXTURE,
+    MONKEYPATCH_ROOT,
+    PATCHER_START,
+    SITE_CALLEES,
+    SPEC_ONLY_KEYWORDS,
+    Api,
+    Callee,
+    Role,
+    SiteKind,
+    canonical,
 )
-MOCKER_FIXTURES = frozenset({"mocker", "class_mocker", "module_mocker", "package_mocker", "session_mocker"})
-PATCH_OPTIONS = frozenset({"spec", "create", "spec_set", "autospec", "new_callable", "target"})
-SPEC_ONLY_KWARGS = frozenset({"spec", "spec_set", "name", "unsafe", "instance", "_name"})
-
-ASSERT_METHODS = frozenset(
-    {"assert_called", "assert_called_once", "assert_called_with", "assert_called_once_with",
-     "assert_any_call", "assert_has_calls", "assert_not_called", "assert_awaited",
-     "assert_awaited_once", "assert_awaited_with", "assert_awaited_once_with", "assert_any_await",
-     "assert_has_awaits", "assert_not_awaited"}
-)
-CALL_ATTRIBUTES = frozenset(
-    {"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls",
-     "await_count", "await_args", "await_args_list", "awaited"}
-)
-CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", "mock_add_spec", "reset_mock"})
-MOCK_USE_ATTRIBUTES = ASSERT_METHODS | CALL_ATTRIBUTES | CONFIGURING_METHODS
-
-# canonical callee (after alias expansion) -> site kind
-_CALLEES: dict[str, str] = {
-    "unittest.mock.patch": "patch",
-    "unittest.mock.patch.object": "patch.object",
-    "unittest.mock.patch.multiple": "patch.multiple",
-    "unittest.mock.patch.dict": "patch.dict",
-    "unittest.mock.create_autospec": "autospec",
-    "mocker.patch": "patch",
-    "mocker.patch.object": "patch.object",
-    "mocker.patch.multiple": "patch.multiple",
-    "mocker.patch.dict": "patch.dict",
-    "mocker.create_autospec": "autospec",
-    "monkeypatch.setattr": "setattr",
-    "monkeypatch.delattr": "delattr",
-    "monkeypatch.setitem": "setitem",
-}
-for _name in MOCK_CLASSES:
-    _CALLEES[f"unittest.mock.{_name}"] = "mock"
-    _CALLEES[f"mocker.{_name}"] = "mock"
-MONKEYPATCH_FACTORIES = frozenset(
-    {"pytest.MonkeyPatch", "pytest.MonkeyPatch.context", "_pytest.monkeypatch.MonkeyPatch",
-     "_pytest.monkeypatch.MonkeyPatch.context"}
-)
-
 
 @dataclass(eq=False)
 class Target:
@@ -83,10 +56,10 @@ class MockSite:
     spec that replace nothing; ``configured`` that the call itself sets behaviour
     (return values, side effects, attributes)."""
 
-    kind: str
+    kind: SiteKind
     call: ast.Call
     owner: Context
-    api: str  # "unittest", "mocker" or "monkeypatch"
+    api: Api
     callee: str = ""  # the canonical name called, e.g. "unittest.mock.MagicMock"
     patcher_keys: set[str] = field(default_factory=set)  # names the patcher object is bound to
     targets: list[Target] = field(default_factory=list)
@@ -99,6 +72,11 @@ class MockSite:
     @property
     def line(self) -> int:
         return self.call.lineno
+
+    @property
+    def entry(self) -> Callee:
+        """The vocabulary's entry for the callee: where its arguments sit."""
+        return CALLEES[self.callee]
 
 
 @dataclass(eq=False)
@@ -162,15 +140,6 @@ def root_key(expr: ast.expr) -> str | None:
             return expr.id
         else:
             return None
-
-
-def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
-    if len(call.args) > position and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
-        return call.args[position]
-    for kw in call.keywords:
-        if kw.arg == keyword:
-            return kw.value
-    return None
 
 
 def _has_keyword(call: ast.Call, *names: str) -> bool:
@@ -256,9 +225,9 @@ class TestModule:
             context.class_info = class_info
         for arg in arguments:
             annotation = ast.unparse(arg.annotation) if arg.annotation is not None else ""
-            if arg.arg in MOCKER_FIXTURES or annotation.endswith("MockerFixture"):
+            if arg.arg in MOCKER_FIXTURES or annotation.endswith(MOCKER_ANNOTATION):
                 context.mockers.add(arg.arg)
-            if arg.arg == "monkeypatch" or annotation.endswith("MonkeyPatch"):
+            if arg.arg == MONKEYPATCH_FIXTURE or annotation.endswith(MONKEYPATCH_ANNOTATION):
                 context.monkeypatches.add(arg.arg)
         for decorator in node.decorator_list:
             self._gather(decorator, context)
@@ -343,16 +312,13 @@ class TestModule:
         root, rest = parts[0], parts[1:]
         mockers, monkeypatches = self._fixture_names(context)
         if root in mockers:
-            return ".".join(["mocker", *rest])
+            return ".".join([MOCKER_ROOT, *rest])
         if root in monkeypatches:
-            return ".".join(["monkeypatch", *rest])
+            return ".".join([MONKEYPATCH_ROOT, *rest])
         full = self.aliases.get(root)
         if full is None:
             return None
-        name = ".".join([full, *rest])
-        if name == "mock" or name.startswith("mock."):
-            name = "unittest." + name
-        return name
+        return canonical(".".join([full, *rest]))
 
     def _find_sites(self) -> None:
         for context in [self.module, *self.contexts]:
@@ -360,12 +326,9 @@ class TestModule:
         self._fixtures.clear()  # computed above before every name was known
         for context in [self.module, *self.contexts]:
             for call in context.calls:
-                name = self.callee(call.func, context)
-                kind = _CALLEES.get(name or "")
-                if kind is not None:
-                    assert name is not None
-                    api = "unittest" if name.startswith("unittest.") else name.partition(".")[0]
-                    site = MockSite(kind, call, context, api, name)
+                entry = SITE_CALLEES.get(self.callee(call.func, context) or "")
+                if entry is not None:
+                    site = MockSite(entry.kind, call, context, entry.api, entry.name)
                     self._by_call[id(call)] = site
                     self._owned.setdefault(id(context), []).append(site)
                     self._describe(site)
@@ -417,7 +380,7 @@ class TestModule:
         return Scope(self.info)
 
     def _describe(self, site: MockSite) -> None:
-        call, kind = site.call, site.kind
+        call, kind, entry = site.call, site.kind, site.entry
         scope = self.scope(site.owner)
         resolver = self.resolver
 
@@ -433,35 +396,36 @@ class TestModule:
                 value = resolver.attribute(resolver.evaluate(obj, scope), name)
                 site.targets.append(Target(f"{_source(obj)}.{name}", value, replacement))
 
+        def argument(role: Role) -> ast.expr | None:
+            return entry.argument(call, role)
+
         if kind == "patch":
-            add_dotted(const(_argument(call, 0, "target")), _argument(call, 1, "new"))
+            add_dotted(const(argument("target")), argument("new"))
         elif kind == "patch.object":
-            add_attribute(
-                _argument(call, 0, "target"), const(_argument(call, 1, "attribute")), _argument(call, 2, "new")
-            )
+            add_attribute(argument("target"), const(argument("attribute")), argument("new"))
         elif kind == "patch.multiple":
-            base_expr = _argument(call, 0, "target")
+            base_expr = argument("target")
             if base_expr is not None:
                 text = const(base_expr)
                 base = resolver.resolve_dotted(text) if text is not None else resolver.evaluate(base_expr, scope)
                 shown = text if text is not None else _source(base_expr)
                 for kw in call.keywords:
-                    if kw.arg and kw.arg not in PATCH_OPTIONS:
+                    if kw.arg and kw.arg not in entry.own_keywords:
                         site.targets.append(Target(f"{shown}.{kw.arg}", resolver.attribute(base, kw.arg)))
         elif kind in ("patch.dict", "setitem"):
-            container = _argument(call, 0, "in_dict" if kind == "patch.dict" else "dic")
+            container = argument("target")
             if container is not None and self._is_sys_modules(container, scope):
                 if kind == "setitem":
-                    add_dotted(const(_argument(call, 1, "name")), _argument(call, 2, "value"))
+                    add_dotted(const(argument("attribute")), argument("new"))
                 else:
-                    values = _argument(call, 1, "values")
+                    values = argument("new")
                     if isinstance(values, ast.Dict):
                         for key, stand_in in zip(values.keys, values.values):
                             if key is not None:
                                 add_dotted(const(key), stand_in)
         elif kind in ("mock", "autospec"):
             site.spec_only = True
-            spec = _argument(call, 0, "spec") if kind == "autospec" or call.args else None
+            spec = argument("spec") if kind == "autospec" or call.args else None
             for kw in call.keywords:
                 if kw.arg in ("spec", "spec_set") and spec is None:
                     spec = kw.value
@@ -472,16 +436,17 @@ class TestModule:
                 site.targets.append(Target(_source(spec), value))
             positional_limit = 1
             site.configured = len(call.args) > positional_limit or any(
-                kw.arg is None or kw.arg not in SPEC_ONLY_KWARGS for kw in call.keywords
+                kw.arg is None or kw.arg not in SPEC_ONLY_KEYWORDS for kw in call.keywords
             )
         elif kind in ("setattr", "delattr"):
-            first = _argument(call, 0, "target")
-            dotted_form = len(call.args) == (2 if kind == "setattr" else 1) and not _has_keyword(call, "name")
+            first, name = argument("target"), entry.attribute
+            assert name is not None
+            # the dotted form, setattr("pkg.mod.name", value), passes no name
+            dotted_form = len(call.args) == (2 if kind == "setattr" else 1) and not _has_keyword(call, name.keyword)
             if first is not None and dotted_form and const(first) is not None:
                 add_dotted(const(first), call.args[1] if kind == "setattr" and len(call.args) > 1 else None)
             else:
-                replacement = _argument(call, 2, "value") if kind == "setattr" else None
-                add_attribute(first, const(_argument(call, 1, "name")), replacement)
+                add_attribute(first, const(argument("attribute")), argument("new"))
 
     def _is_sys_modules(self, expr: ast.expr, scope: Scope) -> bool:
         value = self.resolver.evaluate(expr, scope)
@@ -524,7 +489,7 @@ class TestModule:
                     continue
                 if site is None:
                     continue
-                is_patcher = site.call is value and site.api == "unittest" and site.kind.startswith("patch")
+                is_patcher = site.call is value and site.entry.patcher
                 for target in stmt.targets:
                     key = root_key(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
                     if key is None:
@@ -558,9 +523,9 @@ class TestModule:
         """``patch(t, new=m)`` / ``monkeypatch.setattr(t, m)``: ``m`` now stands for ``t``."""
         call = site.call
         if site.kind == "setattr":
-            replacement = call.args[-1] if len(call.args) in (2, 3) else _argument(call, 2, "value")
+            replacement = call.args[-1] if len(call.args) in (2, 3) else site.entry.argument(call, "new")
         else:
-            replacement = _argument(call, 1 if site.kind == "patch" else 2, "new")
+            replacement = site.entry.argument(call, "new")
         if isinstance(replacement, ast.Name):
             self._bind(context, replacement.id, site)
             for value in context.assigns.get(replacement.id, []):
@@ -586,7 +551,7 @@ class TestModule:
         for site in decorators:
             if site.kind not in ("patch", "patch.object"):
                 continue
-            has_new = _argument(site.call, 1 if site.kind == "patch" else 2, "new") is not None
+            has_new = site.entry.argument(site.call, "new") is not None
             if has_new:
                 continue
             if position < len(params):
@@ -624,7 +589,7 @@ class TestModule:
 
 
 def _is_start(expr: ast.expr) -> bool:
-    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "start"
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == PATCHER_START
 
 
 def _source(expr: ast.expr) -> str:

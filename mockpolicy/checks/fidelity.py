@@ -12,13 +12,17 @@ from mockpolicy.resolve import BUILTIN_NAMES
 from mockpolicy.symbols import Kind
 from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
 from mockpolicy.sites import MockSite, Target
+from mockpolicy.vocabulary import (
+    MOCK_CLASSES,
+    PATCH_DEFAULT,
+    SPECCING_KEYWORDS,
+    VALUE_MOCK_CLASSES,
+    SiteKind,
+    callee_name,
+)
 
-SPECCING_OPTIONS = frozenset({"autospec", "spec", "spec_set", "new", "new_callable"})
-OPEN_MOCK_CLASSES = frozenset({"Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock"})
-PATCH_KINDS = frozenset({"patch", "patch.object", "patch.multiple"})
-_NEW_POSITION = {"patch": 1, "patch.object": 2}
-# Options that let a missing target pass silently, per API.
-_TOLERATING = {"unittest": ("create", True), "mocker": ("create", True), "monkeypatch": ("raising", False)}
+OPEN_MOCK_CLASSES = MOCK_CLASSES - VALUE_MOCK_CLASSES
+PATCH_KINDS: frozenset[SiteKind] = frozenset({"patch", "patch.object", "patch.multiple"})
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
@@ -31,20 +35,21 @@ def _is_constant(expr: ast.expr | None, *values: object) -> bool:
 
 def _unspecced(site: MockSite) -> str | None:
     """Why ``site`` makes a double without a spec, or None when it has one."""
-    call = site.call
+    call, entry = site.call, site.entry
     if site.kind in PATCH_KINDS:
         if site.kind == "patch.multiple":
-            if any(_keyword(call, option) is not None for option in ("spec", "spec_set", "autospec", "new_callable")):
+            if any(_keyword(call, option) is not None for option in SPECCING_KEYWORDS & entry.own_keywords):
                 return None
             defaults = [kw.arg for kw in call.keywords if isinstance(kw.value, (ast.Name, ast.Attribute))
-                        and (getattr(kw.value, "id", None) or getattr(kw.value, "attr", None)) == "DEFAULT"]
+                        and callee_name(kw.value) == PATCH_DEFAULT]
             return f"patch.multiple() makes MagicMocks without a spec for {', '.join(map(str, defaults))}" if defaults else None
-        position = _NEW_POSITION[site.kind]
-        if len(call.args) > position:
+        new = entry.new
+        assert new is not None
+        if len(call.args) > new.position:
             return None
-        if _keyword(call, "new") is not None or _keyword(call, "new_callable") is not None:
+        if _keyword(call, new.keyword) is not None or _keyword(call, "new_callable") is not None:
             return None  # an explicit replacement, not a MagicMock
-        given = {kw.arg: kw.value for kw in call.keywords if kw.arg in SPECCING_OPTIONS}
+        given = {kw.arg: kw.value for kw in call.keywords if kw.arg in SPECCING_KEYWORDS}
         if not given:
             return "it is replaced by a MagicMock without a spec"
         if all(_is_constant(value, None, False) for value in given.values()):
@@ -105,16 +110,15 @@ def check(analysis: Analysis) -> Iterator[Finding]:
 def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
     if site.spec_only or site.kind in ("patch.dict", "setitem"):
         return
-    option, tolerant = _TOLERATING.get(site.api, ("create", True))
-    tolerating = _is_constant(_keyword(site.call, option), tolerant)
+    allowed_by = site.entry.missing_allowed_by(site.call)
     for target in site.targets:
         if target.value.kind is not Kind.MISSING:
             continue
         owner, name = _missing_part(analysis, target)
-        if tolerating and name in BUILTIN_NAMES and owner == target.text.rpartition(".")[0]:
+        if allowed_by and name in BUILTIN_NAMES and owner == target.text.rpartition(".")[0]:
             continue  # create=True on a builtin the module calls: its global shadows the builtin
-        if tolerating:
-            message = (f"'{target.text}' does not exist: {owner} has no '{name}', and {option}={tolerant} hides "
+        if allowed_by:
+            message = (f"'{target.text}' does not exist: {owner} has no '{name}', and {allowed_by} hides "
                        "it, so the patch keeps passing after the name is renamed or removed. Patch a name that "
                        "exists, or add it to the fake for real.")
         else:

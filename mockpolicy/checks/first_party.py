@@ -12,7 +12,8 @@ from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.symbols import Kind
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS
-from mockpolicy.sites import MOCK_USE_ATTRIBUTES, Context, MockSite, Target, root_key
+from mockpolicy.sites import Context, MockSite, Target, root_key
+from mockpolicy.vocabulary import MOCK_USE_ATTRIBUTES
 
 _KIND_WORDS = {
     Kind.MODULE: "module",

@@ -22,13 +22,22 @@ from mockpolicy.symbols import Kind, Scope
 from mockpolicy.project import resolved
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
 from mockpolicy.sites import Context, MockSite, dotted_parts, root_key
-
-TEARDOWN_NAMES = frozenset(
-    {"tearDown", "asyncTearDown", "tearDownClass", "teardown_method", "teardown_class", "teardown",
-     "teardown_module", "teardown_function", "tearDownModule"}
+from mockpolicy.vocabulary import (
+    CLEANUP_REGISTRARS,
+    PATCHER_START,
+    PATCHER_STOP,
+    PATCHER_STOP_ALL,
+    SETUP_NAMES,
+    TEARDOWN_NAMES,
+    UNITTEST_TEST_CASES,
+    callee_name,
+    is_fixture,
 )
-SETUP_NAMES = frozenset({"setUp", "asyncSetUp", "setup_method", "setUpClass", "setup_class", "setup_module"})
-REGISTRARS = frozenset({"addCleanup", "addClassCleanup", "addfinalizer", "callback", "push", "enterContext"})
+
+# The set-ups whose cleanups and assignments these rules read. Narrower than
+# SETUP_NAMES (no nose-style setup, setup_function or setUpModule, though their
+# tear-downs are read) for no recorded reason; kept so findings do not change.
+HYGIENE_SETUP_NAMES = SETUP_NAMES - {"setup", "setup_function", "setUpModule"}
 CONTAINER_METHODS = frozenset({"pop", "update", "setdefault", "clear", "popitem", "__setitem__", "__delitem__"})
 
 
@@ -58,7 +67,7 @@ def _function_cleanup(node: ast.AST) -> Cleanup:
             cleanup.nodes.extend(getattr(child, "finalbody", []))
         elif isinstance(child, (ast.Yield, ast.YieldFrom)):
             yield_line = child.lineno if yield_line is None else min(yield_line, child.lineno)
-        elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr in REGISTRARS:
+        elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr in CLEANUP_REGISTRARS:
             cleanup.registered.extend(child.args)
     if yield_line is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         cleanup.nodes.extend(stmt for stmt in ast.walk(node) if isinstance(stmt, ast.stmt) and stmt.lineno > yield_line)
@@ -115,20 +124,12 @@ class _Cleanups:
                         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
                                 and call.func.attr in methods and call.func.attr not in TEARDOWN_NAMES:
                             found.nodes.append(methods[call.func.attr])
-                elif _is_fixture(statement) or statement.name in SETUP_NAMES:
+                elif is_fixture(statement.decorator_list) or statement.name in HYGIENE_SETUP_NAMES:
                     shared = _function_cleanup(statement)
                     found.nodes += shared.nodes
                     found.registered += shared.registered
             self._shared[id(context)] = found
         return found
-
-
-def _is_fixture(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    for decorator in function.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if (target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")) == "fixture":
-            return True
-    return False
 
 
 def _inside(node: ast.AST, regions: list[ast.AST]) -> bool:
@@ -148,9 +149,9 @@ def check(analysis: Analysis) -> Iterator[Finding]:
 def _stops(node: ast.AST, keys: set[str]) -> bool:
     """Whether ``node`` stops one of the patchers named ``keys``, or all patchers."""
     for child in ast.walk(node):
-        if isinstance(child, ast.Attribute) and child.attr == "stopall":
+        if isinstance(child, ast.Attribute) and child.attr == PATCHER_STOP_ALL:
             return True
-        if isinstance(child, ast.Attribute) and child.attr == "stop" and root_key(child.value) in keys:
+        if isinstance(child, ast.Attribute) and child.attr == PATCHER_STOP and root_key(child.value) in keys:
             return True
     return False
 
@@ -159,7 +160,7 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
     starts = _Starts(analysis)
     reported: set[int] = set()
     for site in analysis.module.sites:
-        if site.api != "unittest" or not site.kind.startswith("patch"):
+        if not site.entry.patcher:
             continue
         for context, start in starts.of(site):
             if id(start) in reported:
@@ -191,10 +192,7 @@ def _returns_patcher(site: MockSite) -> bool:
 
 
 # Base classes known not to stop patchers themselves.
-PLAIN_BASES = frozenset(
-    {"builtins.object", "unittest.TestCase", "unittest.case.TestCase", "unittest.IsolatedAsyncioTestCase",
-     "unittest.async_case.IsolatedAsyncioTestCase"}
-)
+PLAIN_BASES = UNITTEST_TEST_CASES | {"builtins.object"}
 
 
 def _outside_base_may_stop(analysis: Analysis, context: Context) -> bool:
@@ -234,7 +232,7 @@ class _Starts:
         for context in (module.module, *module.contexts):
             for call in context.calls:
                 func = call.func
-                if isinstance(func, ast.Attribute) and func.attr == "start" and not call.args:
+                if isinstance(func, ast.Attribute) and func.attr == PATCHER_START and not call.args:
                     self.on_call.setdefault(id(func.value), []).append((context, call))
                     key = root_key(func.value)
                     if key is not None:
@@ -368,7 +366,7 @@ def _installed_by_the_test(context: Context, cleanups: "_Cleanups", target: ast.
     owner = context.parent
     if owner is not None and owner.class_info is not None:
         scopes += [s for s in getattr(owner.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   and s.name in SETUP_NAMES]
+                   and s.name in HYGIENE_SETUP_NAMES]
     for scope_node in scopes:
         for node in ast.walk(scope_node):
             if isinstance(node, ast.Assign) and any(ast.unparse(t) == base_text for t in node.targets):
@@ -395,7 +393,7 @@ def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribu
         info = resolver.index.get(cls.module)
         if info is None:
             continue
-        for name in SETUP_NAMES:
+        for name in HYGIENE_SETUP_NAMES:
             binding = cls.members.get(name)
             if binding is None or binding.function is None:
                 continue
@@ -536,8 +534,7 @@ def _restores_shared(analysis: Analysis, shared: _Shared, visible: Cleanup, scop
 def _patches_dict(analysis: Analysis, manager: ast.expr, scope: Scope, qualname: str) -> bool:
     if not isinstance(manager, ast.Call) or not manager.args:
         return False
-    name = manager.func.attr if isinstance(manager.func, ast.Attribute) else getattr(manager.func, "id", "")
-    if name != "dict":
+    if callee_name(manager) != "dict":  # patch.dict by any spelling
         return False
     first = manager.args[0]
     if isinstance(first, ast.Constant) and first.value == qualname:
@@ -560,7 +557,7 @@ def _restores_attribute(
                 targets = child.targets if isinstance(child, ast.Assign) else [child.target]
                 if any(ast.unparse(t) == text for t in targets):
                     return True
-            if isinstance(child, ast.Call) and getattr(child.func, "id", getattr(child.func, "attr", "")) == "setattr":
+            if isinstance(child, ast.Call) and callee_name(child) == "setattr":
                 args = [ast.unparse(a) for a in child.args[:2]]
                 if args[:1] == [base] and len(child.args) > 1 and isinstance(child.args[1], ast.Constant) \
                         and child.args[1].value == attribute:

@@ -28,9 +28,9 @@ from mockpolicy.partials import Block, find_branch, has_reason, parse_blocks
 from mockpolicy.symbols import Kind, Value
 from mockpolicy.rules import MALFORMED_MOCK_PARTIAL, UNDOCUMENTED_PARTIAL_MOCK
 from mockpolicy.sites import MockSite, Target, root_key
+from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
-_FUNCTION_SITES = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
-_CONFIG_ATTRIBUTES = ("return_value", "side_effect")
+_FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
 
 
 @dataclass
@@ -211,7 +211,7 @@ def _configurations(analysis: Analysis) -> dict[int, Configuration]:
             if not isinstance(statement, ast.Assign):
                 continue
             for target in statement.targets:
-                if isinstance(target, ast.Attribute) and target.attr in _CONFIG_ATTRIBUTES:
+                if isinstance(target, ast.Attribute) and target.attr in BEHAVIOUR_ATTRIBUTES:
                     for site in _sites_named(analysis, context, target.value):
                         _add(found.setdefault(id(site), Configuration()), target.attr, statement.value)
         for call in context.calls:
@@ -234,14 +234,14 @@ def _sites_named(analysis: Analysis, context: object, expr: ast.expr) -> list[Mo
 
 def _add_keywords(configuration: Configuration, keywords: list[ast.keyword]) -> None:
     for keyword in keywords:
-        if keyword.arg in _CONFIG_ATTRIBUTES:
+        if keyword.arg in BEHAVIOUR_ATTRIBUTES:
             _add(configuration, keyword.arg, keyword.value)
         elif keyword.arg == "new_callable" or keyword.arg is None:
             configuration.new_callable = True  # what it makes is not known here
 
 
 def _add(configuration: Configuration, attribute: str, value: ast.expr) -> None:
-    if attribute == "return_value":
+    if attribute == RETURN_VALUE:
         configuration.returns.append(value)
     elif not (isinstance(value, ast.Constant) and value.value is None):
         configuration.side_effects.append(value)

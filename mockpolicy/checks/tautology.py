@@ -9,9 +9,16 @@ from collections.abc import Iterator
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
-from mockpolicy.sites import ASSERT_METHODS, CALL_ATTRIBUTES, Context, MockSite, root_key
-
-TEST_PREFIX = "test"
+from mockpolicy.sites import Context, MockSite, root_key
+from mockpolicy.vocabulary import (
+    ASSERT_METHODS,
+    ASSERTING_CONTEXTS,
+    ASSERTION_PREFIXES,
+    CALL_ATTRIBUTES,
+    RETURN_VALUE,
+    TEST_PREFIX,
+    callee_name,
+)
 
 
 def _inspected(analysis: Analysis, context: Context, expr: ast.AST) -> tuple[bool, list[MockSite]]:
@@ -31,7 +38,7 @@ def _first_party_mocks(analysis: Analysis, context: Context, expr: ast.expr) -> 
     """The first-party mock sites ``expr`` is a mock of; what a mock returns
     (``m.return_value...``) stands for whatever the real call returns, not
     for first-party code, so it counts as no first-party mock."""
-    if any(isinstance(node, ast.Attribute) and node.attr == "return_value" for node in ast.walk(expr)):
+    if any(isinstance(node, ast.Attribute) and node.attr == RETURN_VALUE for node in ast.walk(expr)):
         return []
     key = root_key(expr)
     sites = analysis.module.mocks_bound(context, key) if key else []
@@ -55,15 +62,15 @@ def _assertions(analysis: Analysis, context: Context) -> Iterator[tuple[ast.AST,
                     yield manager, []
     helpers = _asserting_helpers(analysis)
     for call in context.calls:
-        name = _called_name(call)
-        if name in helpers and not name.startswith(("assert", "fail")):
+        name = callee_name(call)
+        if name in helpers and not name.startswith(ASSERTION_PREFIXES):
             yield call, []
     for call in context.calls:
         func = call.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        name = callee_name(call)
         if isinstance(func, ast.Attribute) and name in ASSERT_METHODS:
             yield call, _first_party_mocks(analysis, context, func.value)
-        elif name.startswith(("assert", "fail")) or name in ("raises", "warns"):
+        elif name.startswith(ASSERTION_PREFIXES) or name in ASSERTING_CONTEXTS:
             sites: list[MockSite] = []
             reads_any = False
             for arg in [*call.args, *(kw.value for kw in call.keywords)]:
@@ -76,13 +83,8 @@ def _assertions(analysis: Analysis, context: Context) -> Iterator[tuple[ast.AST,
             yield call, sites if reads_any else []
 
 
-def _called_name(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-
-
 def _expects_exception(call: ast.Call) -> bool:
-    name = _called_name(call).lower()
+    name = callee_name(call).lower()
     return "raises" in name or "expected" in name or "expect" in name
 
 
@@ -94,7 +96,7 @@ def _asserting_helpers(analysis: Analysis) -> set[str]:
         for context in analysis.module.contexts:
             if not context.is_function or context.name.startswith(TEST_PREFIX):
                 continue
-            if context.asserts or any(_called_name(c).startswith(("assert", "fail")) for c in context.calls):
+            if context.asserts or any(callee_name(c).startswith(ASSERTION_PREFIXES) for c in context.calls):
                 found.add(context.name)
         analysis.helpers = found
     return found

@@ -1,0 +1,268 @@
+"""The mocking vocabulary: how tests spell ``unittest.mock``, pytest's
+``monkeypatch`` and fixtures, and pytest-mock's ``mocker``, and where the
+arguments of each mocking call sit.
+
+This is the one module that knows those libraries' names; the rules read them
+from here. Nothing is imported from the libraries (tests are analysed, never
+run): ``tests/test_vocabulary.py`` holds the table against their real
+signatures. This module imports nothing from mockpolicy.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+Api = Literal["unittest", "mocker", "monkeypatch"]
+"""What a mock is made through: ``unittest.mock`` (or its ``mock`` backport),
+a pytest-mock ``mocker`` fixture, or pytest's ``monkeypatch``."""
+
+SiteKind = Literal[
+    "patch", "patch.object", "patch.multiple", "patch.dict", "mock", "autospec",
+    "setattr", "delattr", "setitem", "delitem", "setenv", "delenv",
+]
+"""What a mocking call does: one of the ``patch`` forms, builds a double
+(``mock``: a Mock class; ``autospec``: ``create_autospec``), or one of the
+``monkeypatch`` methods."""
+
+Role = Literal["target", "attribute", "new", "spec", "autospec"]
+"""A parameter of a mocking call, by what it means (see ``Callee``)."""
+
+MOCK_MODULE = "unittest.mock"
+MOCK_BACKPORT = "mock"  # the PyPI backport, the same API under another name
+MOCKER_ROOT: Api = "mocker"  # canonical names of calls through any mocker fixture start with this
+MONKEYPATCH_ROOT: Api = "monkeypatch"  # ... and through a MonkeyPatch object with this
+
+MOCK_CLASSES = frozenset(
+    {"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock", "AsyncMock", "PropertyMock"}
+)
+VALUE_MOCK_CLASSES = frozenset({"PropertyMock"})  # stands for a property's value, not for an object
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of a mocking callable: its index among the positional
+    arguments (``self`` not counted) and its keyword name."""
+
+    position: int
+    keyword: str
+
+    def of(self, call: ast.Call) -> ast.expr | None:
+        """What ``call`` passes for this parameter: the positional argument when
+        no ``*args`` comes at or before it, else the keyword's value; None if neither."""
+        args = call.args
+        if len(args) > self.position and not any(isinstance(a, ast.Starred) for a in args[: self.position + 1]):
+            return args[self.position]
+        for keyword in call.keywords:
+            if keyword.arg == self.keyword:
+                return keyword.value
+        return None
+
+
+@dataclass(frozen=True)
+class Callee:
+    """One mocking callable under its canonical name (``unittest.mock.patch.object``,
+    ``mocker.patch``, ``monkeypatch.setattr``), and where its arguments sit.
+
+    ``target`` is the object changed (for ``patch.dict``/``setitem``/``delitem``:
+    the dict), ``attribute`` the name replaced on it, ``new`` the replacement
+    (``patch.dict``: the values put in); a role the callable lacks is None.
+    ``own_keywords`` are the keywords ``patch.multiple`` takes itself: any other
+    names an attribute to replace. ``allow_missing`` is the ``(keyword, value)``
+    that lets a missing target pass silently. ``patcher``: the call returns a
+    patcher (``start``/``stop``) rather than the mock. ``site``: the call replaces
+    an object or builds a double for one; ``delitem``/``setenv``/``delenv`` change
+    entries and put no stand-in in place of any object.
+    """
+
+    name: str
+    kind: SiteKind
+    target: Param | None = None
+    attribute: Param | None = None
+    new: Param | None = None
+    spec: Param | None = None
+    autospec: Param | None = None
+    own_keywords: frozenset[str] = frozenset()
+    allow_missing: tuple[str, bool] | None = None
+    patcher: bool = False
+    site: bool = True
+
+    @property
+    def api(self) -> Api:
+        if self.name.startswith(MOCKER_ROOT + "."):
+            return "mocker"
+        if self.name.startswith(MONKEYPATCH_ROOT + "."):
+            return "monkeypatch"
+        return "unittest"
+
+    def parameter(self, role: Role) -> Param | None:
+        """The parameter that plays ``role``, or None when the callable has none."""
+        return {
+            "target": self.target, "attribute": self.attribute, "new": self.new,
+            "spec": self.spec, "autospec": self.autospec,
+        }[role]
+
+    def argument(self, call: ast.Call, role: Role) -> ast.expr | None:
+        """What ``call`` passes for ``role`` (see ``Param.of``); None if nothing."""
+        param = self.parameter(role)
+        return param.of(call) if param is not None else None
+
+    def missing_allowed_by(self, call: ast.Call) -> str | None:
+        """``keyword=value`` (``create=True``, ``raising=False``) when ``call`` lets a
+        missing target pass silently, else None."""
+        if self.allow_missing is None:
+            return None
+        keyword, value = self.allow_missing
+        given = next((kw.value for kw in call.keywords if kw.arg == keyword), None)
+        return f"{keyword}={value}" if isinstance(given, ast.Constant) and given.value is value else None
+
+
+_CREATE = ("create", True)
+_NOT_RAISING = ("raising", False)
+
+
+def _mock_forms(root: str) -> list[Callee]:
+    """``unittest.mock``'s patchers and doubles as called through ``root``
+    (``unittest.mock`` itself, or a mocker fixture, whose forms take the same arguments)."""
+    patcher = root == MOCK_MODULE
+    return [
+        Callee(f"{root}.patch", "patch", target=Param(0, "target"), new=Param(1, "new"),
+               spec=Param(2, "spec"), autospec=Param(5, "autospec"), allow_missing=_CREATE, patcher=patcher),
+        Callee(f"{root}.patch.object", "patch.object", target=Param(0, "target"), attribute=Param(1, "attribute"),
+               new=Param(2, "new"), spec=Param(3, "spec"), autospec=Param(6, "autospec"),
+               allow_missing=_CREATE, patcher=patcher),
+        Callee(f"{root}.patch.multiple", "patch.multiple", target=Param(0, "target"), spec=Param(1, "spec"),
+               autospec=Param(4, "autospec"), allow_missing=_CREATE, patcher=patcher,
+               own_keywords=frozenset({"target", "spec", "create", "spec_set", "autospec", "new_callable"})),
+        Callee(f"{root}.patch.dict", "patch.dict", target=Param(0, "in_dict"), new=Param(1, "values"),
+               patcher=patcher),
+        Callee(f"{root}.create_autospec", "autospec", spec=Param(0, "spec")),
+        *(Callee(f"{root}.{name}", "mock", spec=Param(0, "spec")) for name in sorted(MOCK_CLASSES)),
+    ]
+
+
+_MONKEYPATCH_FORMS = [
+    Callee("monkeypatch.setattr", "setattr", target=Param(0, "target"), attribute=Param(1, "name"),
+           new=Param(2, "value"), allow_missing=_NOT_RAISING),
+    Callee("monkeypatch.delattr", "delattr", target=Param(0, "target"), attribute=Param(1, "name"),
+           allow_missing=_NOT_RAISING),
+    Callee("monkeypatch.setitem", "setitem", target=Param(0, "dic"), attribute=Param(1, "name"),
+           new=Param(2, "value")),
+    Callee("monkeypatch.delitem", "delitem", target=Param(0, "dic"), attribute=Param(1, "name"),
+           allow_missing=_NOT_RAISING, site=False),
+    Callee("monkeypatch.setenv", "setenv", attribute=Param(0, "name"), new=Param(1, "value"), site=False),
+    Callee("monkeypatch.delenv", "delenv", attribute=Param(0, "name"), allow_missing=_NOT_RAISING, site=False),
+]
+
+CALLEES: Mapping[str, Callee] = {
+    callee.name: callee
+    for callee in (*_mock_forms(MOCK_MODULE), *_mock_forms(MOCKER_ROOT), *_MONKEYPATCH_FORMS)
+}
+"""Every mocking callable, by canonical name."""
+
+SITE_CALLEES: Mapping[str, Callee] = {name: callee for name, callee in CALLEES.items() if callee.site}
+"""The callables whose calls are mock sites."""
+
+
+def canonical(dotted: str) -> str:
+    """``dotted`` with the ``mock`` backport spelled ``unittest.mock``."""
+    if dotted == MOCK_BACKPORT or dotted.startswith(MOCK_BACKPORT + "."):
+        return "unittest." + dotted
+    return dotted
+
+
+# -- keywords -----------------------------------------------------------------
+
+# patch keywords that give the replacement or its spec: without any of them the
+# target is replaced by a MagicMock with no spec.
+SPECCING_KEYWORDS = frozenset({"autospec", "spec", "spec_set", "new", "new_callable"})
+# Keywords of a Mock class or create_autospec that shape the double without
+# configuring its behaviour.
+SPEC_ONLY_KEYWORDS = frozenset({"spec", "spec_set", "name", "unsafe", "instance", "_name"})
+PATCH_DEFAULT = "DEFAULT"  # patch.multiple(x, name=DEFAULT) replaces x.name by a MagicMock
+
+# -- mocks, patchers and the fixtures that make them --------------------------
+
+ASSERT_METHODS = frozenset(
+    {"assert_called", "assert_called_once", "assert_called_with", "assert_called_once_with",
+     "assert_any_call", "assert_has_calls", "assert_not_called", "assert_awaited",
+     "assert_awaited_once", "assert_awaited_with", "assert_awaited_once_with", "assert_any_await",
+     "assert_has_awaits", "assert_not_awaited"}
+)
+# What a mock recorded of its calls ("awaited" is asynctest's CoroutineMock's).
+CALL_ATTRIBUTES = frozenset(
+    {"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls",
+     "await_count", "await_args", "await_args_list", "awaited"}
+)
+CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", "mock_add_spec", "reset_mock"})
+MOCK_USE_ATTRIBUTES = ASSERT_METHODS | CALL_ATTRIBUTES | CONFIGURING_METHODS
+RETURN_VALUE, SIDE_EFFECT = "return_value", "side_effect"
+BEHAVIOUR_ATTRIBUTES = (RETURN_VALUE, SIDE_EFFECT)  # what a mock gives when called
+
+PATCHER_START, PATCHER_STOP, PATCHER_STOP_ALL = "start", "stop", "stopall"
+
+MOCKER_FIXTURES = frozenset({"mocker", "class_mocker", "module_mocker", "package_mocker", "session_mocker"})
+MOCKER_ANNOTATION = "MockerFixture"  # a parameter annotated with a name ending so is a mocker
+MONKEYPATCH_FIXTURE = "monkeypatch"
+MONKEYPATCH_ANNOTATION = "MonkeyPatch"
+MONKEYPATCH_FACTORIES = frozenset(
+    {"pytest.MonkeyPatch", "pytest.MonkeyPatch.context", "_pytest.monkeypatch.MonkeyPatch",
+     "_pytest.monkeypatch.MonkeyPatch.context"}
+)
+
+# -- tests, set-up and tear-down ----------------------------------------------
+
+TEST_PREFIX = "test"  # of test functions and methods (pytest's and unittest's default)
+ASSERTION_PREFIXES = ("assert", "fail")  # TestCase.assertEqual, .fail, pytest.fail, ...
+ASSERTING_CONTEXTS = frozenset({"raises", "warns"})  # pytest.raises(...), pytest.warns(...)
+
+UNITTEST_TEST_CASES = frozenset(
+    {"unittest.TestCase", "unittest.case.TestCase", "unittest.IsolatedAsyncioTestCase",
+     "unittest.async_case.IsolatedAsyncioTestCase"}
+)
+
+# Methods of a test class that run before its tests: unittest's, their async
+# form, pytest's xunit-style ones, and nose's ``setup`` (pytest < 8 ran it).
+CLASS_SETUP_NAMES = frozenset({"setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class", "setup"})
+SETUP_NAMES = CLASS_SETUP_NAMES | {"setUpModule", "setup_module", "setup_function"}
+"""Every set-up method or module-level function name."""
+
+CLASS_TEARDOWN_NAMES = frozenset(
+    {"tearDown", "asyncTearDown", "tearDownClass", "teardown_method", "teardown_class", "teardown"}
+)
+TEARDOWN_NAMES = CLASS_TEARDOWN_NAMES | {"tearDownModule", "teardown_module", "teardown_function"}
+"""Every tear-down method or module-level function name."""
+
+# Methods that register a callable to run on the way out: TestCase's
+# addCleanup/addClassCleanup/enterContext, pytest's request.addfinalizer,
+# ExitStack's callback/push.
+CLEANUP_REGISTRARS = frozenset({"addCleanup", "addClassCleanup", "addfinalizer", "callback", "push", "enterContext"})
+
+# -- fixtures -----------------------------------------------------------------
+
+FIXTURE_DECORATORS = frozenset({"pytest.fixture", "_pytest.fixtures.fixture", "pytest_asyncio.fixture"})
+_FIXTURE_NAMES = frozenset(name.rpartition(".")[2] for name in FIXTURE_DECORATORS)
+
+
+def callee_name(expr: ast.expr) -> str:
+    """The last name of a callee: ``c`` for ``a.b.c`` and for a call ``a.b.c(...)``
+    (one call is seen through, so ``@pytest.fixture(scope=...)`` gives ``fixture``);
+    ``""`` for anything else (a subscript, a call of a call, a lambda)."""
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return expr.id if isinstance(expr, ast.Name) else ""
+
+
+def fixture_decorator(decorators: list[ast.expr]) -> ast.expr | None:
+    """The first of ``decorators`` that makes a pytest fixture, by its last name
+    (``@pytest.fixture``, ``@fixture(...)``, ``@pytest_asyncio.fixture``); None if none does."""
+    return next((d for d in decorators if callee_name(d) in _FIXTURE_NAMES), None)
+
+
+def is_fixture(decorators: list[ast.expr]) -> bool:
+    """Whether ``decorators`` (a def's ``decorator_list``) make it a pytest fixture."""
+    return fixture_decorator(decorators) is not None
