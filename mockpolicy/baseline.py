@@ -20,11 +20,16 @@ reader raises ``BaselineError`` naming the file and the problem.
 
 from __future__ import annotations
 
+import fcntl
+import glob
 import json
 import os
+import stat
 import tempfile
+import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -147,19 +152,66 @@ def render(baseline: Baseline) -> str:
 
 
 def write(path: Path, baseline: Baseline) -> None:
-    """Write atomically: a temporary file in the same folder, then a rename, so an
-    interrupted write leaves the previous file whole."""
+    """Write atomically: a temporary file created exclusively in the same folder,
+    then a rename, so an interrupted write leaves the previous file whole. The
+    file keeps the mode of the one it replaces (new files: 0644 less the umask),
+    so other users and CI containers can read it."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(render(baseline))
             stream.flush()
+            os.fchmod(stream.fileno(), mode)
             os.fsync(stream.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o644 & ~umask
+
+
+LOCK_TIMEOUT = 60.0
+
+
+@contextmanager
+def locked(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the baseline at ``path`` for one read-change-write: a second writer
+    waits (up to ``timeout`` seconds, then ``BaselineError``) and then reads what
+    the first wrote, so no result is silently lost. Temporary files that killed
+    writers left behind are removed while the lock is held. The lock is on the
+    baseline's folder, so no lock file is left in the repository."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise BaselineError(f"{path}: its folder cannot be used ({exc.strerror}).") from None
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise BaselineError(
+                        f"{path}: another mockpolicy run has been writing it for {timeout:.0f} s; try again when it ends."
+                    ) from None
+                time.sleep(0.05)
+        for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            leftover.unlink(missing_ok=True)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
 
 
 def from_findings(findings: Iterable[Finding]) -> Baseline:

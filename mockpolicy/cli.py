@@ -265,6 +265,11 @@ def _review(run: Run, args: argparse.Namespace) -> int:
 
 def _record(run: Run, force: bool) -> int:
     path = run.project.baseline_path
+    with baseline.locked(path):
+        return _record_locked(run, path, force)
+
+
+def _record_locked(run: Run, path: Path, force: bool) -> int:
     shown = run.project.relative(path)
     if baseline.exists(path):
         if not force:
@@ -284,8 +289,13 @@ def _record(run: Run, force: bool) -> int:
 
 def _prune(run: Run) -> int:
     path = run.project.baseline_path
+    baseline.load(path)  # a missing or broken baseline fails before anything is locked or created
+    with baseline.locked(path):
+        return _prune_locked(run, path, baseline.load(path))
+
+
+def _prune_locked(run: Run, path: Path, before: baseline.Baseline) -> int:
     shown = run.project.relative(path)
-    before = baseline.load(path)
     current = count_identities(f for f in run.findings if f.symbol not in baseline.NEVER_BASELINED)
     judged = before if run.with_coverage else baseline.select(before, COVERAGE_RULES, keep=False)
     covered = [identity.path for identity in judged.counts if run.covers(identity.path)]

@@ -209,3 +209,46 @@ def test_a_baseline_excerpt_cannot_inject_a_workflow_command(
     assert code == 0 and "removed" in out
     for line in (out + err).splitlines():
         assert not line.startswith("::"), line
+
+
+def test_baseline_file_is_readable_by_others_and_keeps_its_mode(
+    app_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    umask = os.umask(0o022)
+    try:
+        assert _in_process(app_project, "baseline", capsys=capsys, chdir=monkeypatch)[0] == 0
+    finally:
+        os.umask(umask)
+    path = app_project / "baselines" / "mockpolicy.json"
+    assert path.stat().st_mode & 0o777 == 0o644
+    path.chmod(0o664)
+    assert _in_process(app_project, "baseline", "--force", capsys=capsys, chdir=monkeypatch)[0] == 0
+    assert path.stat().st_mode & 0o777 == 0o664
+
+
+def test_writers_are_serialised_and_killed_writers_leave_nothing_behind(app_project: Path) -> None:
+    import subprocess
+    import time
+
+    from conftest import executable
+
+    from mockpolicy import baseline
+
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    path = app_project / "baselines" / "mockpolicy.json"
+    path.parent.mkdir()
+    leftover = path.parent / ".mockpolicy.json.k1ll3d.tmp"
+    leftover.write_text("half a baseline")
+    with baseline.locked(path):
+        assert not leftover.exists()  # no writer holds the lock but us: temporary files are stale
+        leftover.write_text("half a baseline")
+        writer = subprocess.Popen([executable("mockpolicy"), "baseline"], cwd=app_project,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        assert writer.poll() is None and not path.exists()  # it waits for the lock
+    out, err = writer.communicate(timeout=120)
+    assert writer.returncode == 0, err
+    assert "recorded 1 finding" in out and not leftover.exists()
+    second = mockpolicy("baseline", cwd=app_project)  # a second writer does not silently replace it
+    assert second.returncode == 2 and "already exists" in second.stderr
