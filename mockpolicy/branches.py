@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy import coverage_parser
-from mockpolicy.checks.partial_mocks import PartialSite, blocks_of, partial_sites
+from mockpolicy.partial_sites import PartialSite, blocks_of, partial_sites
 from mockpolicy.coverage_data import Arc, CoverageData, executed_lines
 from mockpolicy.coverage_parser import ParsedSource
 from mockpolicy.analysis import Analysis
