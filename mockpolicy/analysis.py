@@ -86,14 +86,20 @@ class Analysis:
             return self.libraries.function(value.qualname)
         return None
 
+    def source_path(self, value: Value) -> Path | None:
+        """The file of the module defining ``value``, in the project or an
+        installed library; None for a namespace package or no module."""
+        for index in (self.resolver.index, self.libraries.resolver.index):
+            located = index.locate(value.module)
+            if located is not None and located[0] is not None:
+                return located[0]
+        return None
+
     def source_lines(self, function: Value) -> list[str] | None:
         """The lines of the module defining ``function`` (project or library)."""
         if function.module == self.module.info.name:
             return self.annotations.lines
-        located = self.resolver.index.locate(function.module)
-        if located is None or located[0] is None:
-            located = self.libraries.resolver.index.locate(function.module)
-        path = located[0] if located is not None else None
+        path = self.source_path(function)
         return self.memo.lines(path) if path is not None else None
 
     def outcomes(self, function: Value) -> frozenset[Outcome] | None:

@@ -177,10 +177,16 @@ def _collect(paths: list[str], jobs: int) -> Run:
 
 
 def coverage_findings(project: Project, files: list[Path], data: Path, fix: bool = False) -> list[Finding]:
-    """The branches reporter's findings (imported on use: it needs coverage.py)."""
+    """The branches reporter's findings, its notes printed on stderr (also
+    those gathered before an error); imported on use: it needs coverage.py."""
     from mockpolicy import branches
 
-    return branches.coverage_findings(project, files, data, fix)
+    notes: list[str] = []
+    try:
+        return branches.coverage_findings(project, files, data, fix, notes)
+    finally:
+        for note in notes:
+            _say(note, file=sys.stderr)
 
 
 def _collect_coverage(paths: list[str], data: Path, fix: bool) -> Run:

@@ -49,10 +49,17 @@ def read_source(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
 def decode_source(data: bytes) -> str:
     """``data`` decoded as Python decodes a module; raises ``UnicodeDecodeError``
     or ``SyntaxError`` (an unknown coding declaration)."""
+    return data.decode(source_encoding(data))
+
+
+def source_encoding(data: bytes) -> str:
+    """The codec ``decode_source`` decodes ``data`` with: ``utf-8-sig`` (a BOM
+    dropped) unless a coding declaration names another; raises ``SyntaxError``
+    for an unknown coding declaration."""
     if data.startswith(b"\xef\xbb\xbf") or not _declares_encoding(data):
-        return data.decode("utf-8-sig")
+        return "utf-8-sig"
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    return data.decode(encoding)
+    return encoding
 
 
 def _declares_encoding(data: bytes) -> bool:

@@ -424,6 +424,44 @@ def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -
     assert test_file.read_bytes() == after
 
 
+LATIN_1_TEST = '''# -*- coding: latin-1 -*-
+# caf\xe9
+from unittest.mock import patch
+
+from app import gates
+
+
+@patch("app.gates.read_evidence", return_value=RESULT, autospec=True)
+def test_NAME(read):
+    assert gates.run_gates("y") is OUTCOME
+'''
+
+
+def test_fix_writes_a_file_in_its_declared_encoding_or_not_at_all(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {k: v for k, v in PROJECT.items() if not k.startswith("tests/")})
+    latin = root / "tests/test_latin.py"
+    latin.parent.mkdir()
+    latin.write_bytes(LATIN_1_TEST.replace("RESULT", '"APPROVED"').replace("NAME", "latin").replace("OUTCOME", "True").encode("latin-1"))
+    check_mark = root / "tests/test_check_mark.py"  # its new block's summary holds a character latin-1 lacks
+    check_mark.write_bytes(
+        LATIN_1_TEST.replace("RESULT", '"APPROVED\\u2713"').replace("NAME", "check_mark").replace("OUTCOME", "False").encode("latin-1")
+    )
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    before = latin.read_bytes(), check_mark.read_bytes()
+    refused = mockpolicy("branches", "--fix", cwd=root)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+    assert refused.stderr.startswith("mockpolicy: error: cannot rewrite the '# mock-partial:' blocks of tests/test_check_mark.py")
+    assert (latin.read_bytes(), check_mark.read_bytes()) == before  # nothing is written
+    check_mark.unlink()
+    fixed = mockpolicy("branches", "--fix", cwd=root)
+    assert "rewrote the '# mock-partial:' blocks of tests/test_latin.py" in fixed.stderr, fixed.stderr
+    text = latin.read_bytes().decode("latin-1")
+    assert text.startswith("# -*- coding: latin-1 -*-\n# caf\xe9\n")
+    assert '# mock-partial: app.gates.read_evidence returns "APPROVED"\n' in text
+    code = lambda data: [line for line in data.splitlines() if not line.lstrip().startswith("#")]  # noqa: E731
+    assert code(text) == code(before[0].decode("latin-1"))
+
+
 def test_bad_arc_tables_are_refused_in_one_sentence(tmp_path: Path) -> None:
     for name, arc_table, row in (
         ("columns.db", "CREATE TABLE arc (id INTEGER)", "INSERT INTO arc VALUES (1)"),

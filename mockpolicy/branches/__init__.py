@@ -1,0 +1,67 @@
+"""``mockpolicy branches``: ``# mock-partial:`` blocks checked against the
+coverage data of a real test run, and rewritten from it with ``--fix``.
+
+One job per module: ``sources`` reads the measured files, ``arcs`` says what
+coverage records for a branch arm, ``resolve`` maps ``untested:`` entries to
+arms, ``dependents`` finds the branches depending on a mocked call, ``mocks``
+describes each mock from its file's analysis, ``verify`` judges them against
+the data (``mockpolicy.coverage_data``, the only reader of coverage files),
+``rewrite`` applies ``--fix`` and ``sysmon`` warns about a core that records no
+per-test contexts. Nothing here prints: notes come back to the caller.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mockpolicy.branches.mocks import collect
+from mockpolicy.branches.rewrite import rewrite
+from mockpolicy.branches.sources import Sources
+from mockpolicy.branches.sysmon import sysmon_warning
+from mockpolicy.branches.verify import check
+from mockpolicy.coverage_data import CoverageData
+from mockpolicy.engine import Engine, Session
+from mockpolicy.findings import Finding
+from mockpolicy.project import Project
+
+__all__ = ["coverage_findings"]
+
+
+def coverage_findings(
+    project: Project, files: list[Path], data_path: Path, fix: bool = False, notes: list[str] | None = None
+) -> list[Finding]:
+    """Coverage-based findings for the blocks in ``files`` (paths relative to
+    the project root, sorted). With ``fix``, the blocks are rewritten first
+    and the findings are those of the rewritten files. Notes for the user
+    (warnings, what could not be checked, the files rewritten; one line each)
+    are appended to ``notes`` as they arise, so a caller still has them when
+    this raises. Raises ``MockpolicyError`` (``CoverageDataError`` for data it
+    cannot use)."""
+    notes = [] if notes is None else notes
+    data = CoverageData(data_path, project.root)
+    try:
+        warning = sysmon_warning(project)
+        if warning is not None:
+            notes.append(warning)
+        if not files:
+            return []
+        engine = Session().engine_for(files[0])
+        measured = _measured(engine, data)
+        mocks = collect(engine, files, Sources(), measured, undocumented=fix)
+        verdict = check(data, mocks, notes)
+        findings = verdict.findings
+        if fix:
+            for relative in rewrite(project.root, mocks, verdict.missing, findings):
+                notes.append(f"mockpolicy: rewrote the '# mock-partial:' blocks of {relative}")
+            mocks = collect(engine, files, Sources(), measured, undocumented=False)
+            findings = check(data, mocks, notes).findings
+        return sorted(findings)
+    finally:
+        data.close()
+
+
+def _measured(engine: Engine, data: CoverageData) -> list[str]:
+    """The measured files of this checkout, relative to its root, sorted (data
+    from another checkout is mapped back in by ``CoverageData``)."""
+    root = engine.project.root
+    return [relative for relative in sorted(data.files) if not Path(relative).is_absolute() and (root / relative).is_file()]

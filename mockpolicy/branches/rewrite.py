@@ -1,0 +1,157 @@
+"""``mockpolicy branches --fix``: rewriting ``# mock-partial:`` blocks from a verdict.
+
+Only comment lines change: each file keeps its other bytes, line endings,
+BOM, encoding and permissions, and a second run on the same data changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from mockpolicy.branches.dependents import Dependent
+from mockpolicy.branches.mocks import MockUnderTest
+from mockpolicy.errors import MockpolicyError
+from mockpolicy.findings import Finding
+from mockpolicy.partials import REASON_PLACEHOLDER, Block
+from mockpolicy.rules import STALE_UNTESTED_BRANCH_DOC
+from mockpolicy.source import read_source, source_encoding
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class RewriteError(MockpolicyError):
+    """A file's new blocks cannot be written in its encoding; nothing was written."""
+
+
+def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Dependent]], findings: list[Finding]) -> list[str]:
+    """Rewrite blocks from the data: drop stale entries (the whole block when
+    none is left), add the ``missing`` ones (by ``id(mock)``) with a reason
+    placeholder, and insert a block above an undocumented partial mock that
+    starts a statement. Mocks sharing a block or a line are rewritten
+    together. Returns the files rewritten, relative to ``root``; raises
+    ``SourceError`` or ``RewriteError`` before writing any file."""
+    stale_lines = {(f.path, f.line) for f in findings if f.symbol == STALE_UNTESTED_BRANCH_DOC.symbol}
+    plans: dict[tuple[str, int], tuple[MockUnderTest, list[str]]] = {}  # (path, anchor line) -> mock, new entries
+    for mock in mocks:
+        anchor = mock.block.line if mock.block is not None else mock.site_line
+        if mock.block is None and not mock.insertable:
+            continue
+        planned = plans.setdefault((mock.path, anchor), (mock, []))[1]
+        for item in missing.get(id(mock), []):
+            line = f"untested: {item.reference}; {REASON_PLACEHOLDER}"
+            if line not in planned:
+                planned.append(line)
+    edits: dict[str, list[tuple[int, int, list[str]]]] = {}  # path -> (first line, last line, new lines)
+    texts: dict[str, SourceText] = {}
+    for (relative, anchor), (mock, new) in sorted(plans.items()):
+        text = texts.get(relative) or texts.setdefault(relative, SourceText.read(root / relative))
+        lines = text.lines
+        if mock.block is None:
+            if new:
+                indent = _indent(lines[anchor - 1])
+                inserted = [f"{indent}# mock-partial: {mock.summary}", *(f"{indent}#   {line}" for line in new)]
+                edits.setdefault(relative, []).append((anchor, anchor - 1, inserted))
+            continue
+        block = mock.block
+        indent = _indent(lines[block.line - 1])
+        spans = _entry_spans(block)
+        dropped = {entry.line for entry in block.entries if (relative, entry.line) in stale_lines}
+        if not new and not dropped:
+            continue
+        if not new and len(dropped) == len(block.entries):
+            edits.setdefault(relative, []).append((block.line, block.end_line, []))  # nothing left to document
+            continue
+        kept: list[str] = []
+        insert_at = 1  # after the opener, or after the last entry kept
+        for number in range(block.line, block.end_line + 1):
+            owner = spans.get(number)
+            if owner is not None and owner in dropped:
+                continue
+            kept.append(lines[number - 1])
+            if owner is not None:
+                insert_at = len(kept)
+        kept[insert_at:insert_at] = [f"{indent}#   {line}" for line in new]
+        edits.setdefault(relative, []).append((block.line, block.end_line, kept))
+    encoded: dict[str, bytes] = {}
+    for relative, file_edits in edits.items():
+        text = texts[relative]
+        for first, last, replacement in sorted(file_edits, key=lambda e: e[0], reverse=True):
+            text.replace(first, last, replacement)
+        encoded[relative] = text.encode(relative)
+    for relative, data in encoded.items():
+        _write(root / relative, data)
+    return sorted(edits)
+
+
+@dataclass
+class SourceText:
+    """A file's lines with their own line endings, for edits that keep the rest byte for byte."""
+
+    lines: list[str]
+    endings: list[str]
+    bom: bool
+    newline: str
+    encoding: str
+
+    @classmethod
+    def read(cls, path: Path) -> SourceText:
+        """The file at ``path``, decoded as Python decodes it; raises ``SourceError``."""
+        data = read_source(path)
+        encoding = source_encoding(data)
+        pieces = re.findall(r"([^\r\n]*)(\r\n|\r|\n|$)", data.decode(encoding))
+        if pieces and pieces[-1] == ("", ""):
+            pieces.pop()
+        lines = [content for content, _ in pieces]
+        endings = [ending for _, ending in pieces]
+        newline = max(("\r\n", "\r", "\n"), key=endings.count) if any(endings) else "\n"
+        return cls(lines, endings, data.startswith(_BOM), newline, encoding)
+
+    def replace(self, first: int, last: int, replacement: list[str]) -> None:
+        """Lines ``first..last`` (1-based, inclusive; ``last = first - 1`` inserts) become ``replacement``."""
+        endings = self.endings[first - 1 : last]
+        endings += [self.newline] * (len(replacement) - len(endings))
+        self.lines[first - 1 : last] = replacement
+        self.endings[first - 1 : last] = endings[: len(replacement)]
+
+    def encode(self, shown: str) -> bytes:
+        """The file's bytes, in its own encoding (and BOM); ``shown`` names it in a ``RewriteError``."""
+        text = "".join(line + ending for line, ending in zip(self.lines, self.endings))
+        codec = "utf-8" if self.encoding == "utf-8-sig" else self.encoding
+        try:
+            return (_BOM if self.bom else b"") + text.encode(codec)
+        except UnicodeEncodeError as exc:
+            raise RewriteError(
+                f"cannot rewrite the '# mock-partial:' blocks of {shown}: its encoding ({self.encoding}) "
+                f"cannot hold {exc.object[exc.start:exc.end]!r}; no file was rewritten."
+            ) from None
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Replace the file at ``path`` with ``data``, keeping its permissions; a
+    symlinked file is edited where it lives."""
+    target = path.resolve()
+    temporary = target.with_name(target.name + ".mockpolicy-tmp")
+    temporary.write_bytes(data)
+    shutil.copymode(target, temporary)
+    temporary.replace(target)
+
+
+def _entry_spans(block: Block) -> dict[int, int]:
+    """Line -> the entry line it belongs to (an entry and its continuation lines)."""
+    starts = sorted(entry.line for entry in block.entries)
+    reason_line = [block.reason.pieces[0][0]] if block.reason is not None and block.reason.pieces else []
+    items = sorted({*starts, *reason_line})
+    spans: dict[int, int] = {}
+    for index, start in enumerate(items):
+        end = items[index + 1] - 1 if index + 1 < len(items) else block.end_line
+        if start in starts:
+            for number in range(start, end + 1):
+                spans[number] = start
+    return spans
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]

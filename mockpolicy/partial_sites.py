@@ -1,0 +1,289 @@
+"""The mocks a ``# mock-partial:`` block is about: each mock with a block
+directly above it, and each partial mock without one (a mock giving its
+caller fewer outcomes than its real target), with what it gives and leaves
+out. Shared by the ``partial-mocks`` rules and ``mockpolicy branches``."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from mockpolicy.analysis import Analysis
+from mockpolicy.outcomes import (
+    AN_EXCEPTION,
+    MOCK_VALUE,
+    NONE,
+    TRUE,
+    VALUE,
+    Outcome,
+    exception_name,
+    fixed_outcome,
+    function_outcomes,
+    parameter_names,
+)
+from mockpolicy.partials import Block, parse_blocks
+from mockpolicy.symbols import Kind, Value
+from mockpolicy.sites import MockSite, Target, root_key
+from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
+
+_FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
+
+
+@dataclass
+class Configuration:
+    """What a test sets on one mock: every ``return_value`` and ``side_effect``
+    given in the call, by assignment or by ``configure_mock``."""
+
+    returns: list[ast.expr] = field(default_factory=list)
+    side_effects: list[ast.expr] = field(default_factory=list)
+    new_callable: bool = False
+
+
+@dataclass(eq=False)
+class PartialSite:
+    """A mock with a block above it, or a partial mock without one: the mocked
+    function (when known), what the mock gives and what it leaves out."""
+
+    site: MockSite
+    block: Block | None
+    function: Value | None = None
+    given: frozenset[Outcome] = frozenset()
+    missing: list[Outcome] = field(default_factory=list)
+    shown_name: str = ""
+
+
+def blocks_of(analysis: Analysis) -> list[Block]:
+    """The file's ``# mock-partial:`` blocks (text inside strings excluded)."""
+    if "mock-partial" not in analysis.source:
+        return []
+    blocks = parse_blocks(analysis.annotations.lines)
+    return _outside_strings(analysis, blocks) if blocks else []
+
+
+def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSite]:
+    """Every mock with a block directly above it, and every partial mock without one."""
+    lines = analysis.annotations.lines
+    by_opener = {block.line: block for block in blocks}
+    configurations: dict[int, Configuration] | None = None
+    candidates: list[tuple[MockSite, Value, frozenset[Outcome], frozenset[Outcome], Target]] = []
+    for site in analysis.module.sites:
+        block = _block_above(lines, site.call.lineno, by_opener)
+        function: Value | None = None
+        target = site.targets[0] if site.kind in _FUNCTION_SITES and len(site.targets) == 1 else None
+        if target is not None:
+            function = _target_function(analysis, target.value)
+        if block is not None:
+            shown = _shown_name(target, function) if target is not None and function is not None else ""
+            yield PartialSite(site, block, function, shown_name=shown)
+            continue
+        if target is None or function is None or function.function is None:
+            continue
+        if configurations is None:
+            configurations = _configurations(analysis)
+        given = _mock_outcomes(analysis, site, target, configurations.get(id(site), Configuration()))
+        if not given:
+            continue
+        real = analysis.outcomes(function)
+        if real is not None and len(real) >= 2:
+            candidates.append((site, function, real, given, target))
+    # Several mocks of one function in one test together give the union of their outcomes.
+    together: dict[tuple[int, str, str], set[Outcome]] = {}
+    for site, function, _, given, _ in candidates:
+        together.setdefault((id(site.owner), function.module, function.qualname), set()).update(given)
+    for site, function, real, given, target in candidates:
+        union = frozenset(together[(id(site.owner), function.module, function.qualname)])
+        missing = left_out(real, union)
+        if missing:
+            yield PartialSite(site, None, function, given, missing, _shown_name(target, function))
+
+
+def _outside_strings(analysis: Analysis, blocks: list[Block]) -> list[Block]:
+    """``blocks`` minus those that are text inside a multi-line string."""
+    spans = [
+        (node.lineno, node.end_lineno)
+        for node in ast.walk(analysis.module.module.node)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and node.end_lineno is not None and node.end_lineno > node.lineno
+    ]
+    return [b for b in blocks if not any(start < b.line <= end for start, end in spans)]
+
+
+def _block_above(lines: list[str], line: int, by_opener: dict[int, Block]) -> Block | None:
+    """The block in the run of comment lines directly above ``line``."""
+    if not by_opener:
+        return None
+    number = line - 1
+    while number >= 1 and lines[number - 1].lstrip().startswith("#"):
+        if number in by_opener:
+            return by_opener[number]
+        number -= 1
+    return None
+
+
+def _target_function(analysis: Analysis, value: Value) -> Value | None:
+    if value.kind is Kind.FUNCTION:
+        return value
+    if value.kind is Kind.EXTERNAL and value.qualname:
+        return analysis.libraries.function(value.qualname)
+    return None
+
+
+def _configurations(analysis: Analysis) -> dict[int, Configuration]:
+    """Every site's configuration, from the call's keywords and from
+    ``m.return_value = ...``, ``m.side_effect = ...`` and ``m.configure_mock(...)``
+    wherever a name bound to the mock is in scope."""
+    module = analysis.module
+    found: dict[int, Configuration] = {}
+    for site in module.sites:
+        configuration = found.setdefault(id(site), Configuration())
+        _add_keywords(configuration, site.call.keywords)
+    for context in (module.module, *module.contexts):
+        for statement in context.statements:
+            if not isinstance(statement, ast.Assign):
+                continue
+            for target in statement.targets:
+                if isinstance(target, ast.Attribute) and target.attr in BEHAVIOUR_ATTRIBUTES:
+                    for site in _sites_named(analysis, context, target.value):
+                        _add(found.setdefault(id(site), Configuration()), target.attr, statement.value)
+        for call in context.calls:
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "configure_mock":
+                for site in _sites_named(analysis, context, func.value):
+                    _add_keywords(found.setdefault(id(site), Configuration()), call.keywords)
+    return found
+
+
+def _sites_named(analysis: Analysis, context: object, expr: ast.expr) -> list[MockSite]:
+    """The sites whose mock ``expr`` is itself (``m`` or ``self.m``), not something it returns."""
+    if not (isinstance(expr, ast.Name) or (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name))):
+        return []
+    key = root_key(expr)
+    if key is None or (isinstance(expr, ast.Attribute) and not key.startswith("self.")):
+        return []
+    return analysis.module.mocks_bound(context, key)  # type: ignore[arg-type]
+
+
+def _add_keywords(configuration: Configuration, keywords: list[ast.keyword]) -> None:
+    for keyword in keywords:
+        if keyword.arg in BEHAVIOUR_ATTRIBUTES:
+            _add(configuration, keyword.arg, keyword.value)
+        elif keyword.arg == "new_callable" or keyword.arg is None:
+            configuration.new_callable = True  # what it makes is not known here
+
+
+def _add(configuration: Configuration, attribute: str, value: ast.expr) -> None:
+    if attribute == RETURN_VALUE:
+        configuration.returns.append(value)
+    elif not (isinstance(value, ast.Constant) and value.value is None):
+        configuration.side_effects.append(value)
+
+
+def _mock_outcomes(
+    analysis: Analysis, site: MockSite, target: Target, configuration: Configuration
+) -> frozenset[Outcome] | None:
+    """The outcomes the mock gives its caller; None when they cannot be told."""
+    if site.escapes or configuration.new_callable:
+        return None  # configured where we cannot see, or made by another factory
+    replacement = target.replacement
+    if replacement is not None:
+        return _replacement_outcomes(analysis, site, replacement)
+    if site.spec_only and not (configuration.returns or configuration.side_effects):
+        return None  # a spec'd double nobody configures may never be called
+    outcomes: set[Outcome] = set()
+    for effect in configuration.side_effects:
+        effect_outcomes = _side_effect_outcomes(effect)
+        if effect_outcomes is None:
+            return None
+        outcomes |= effect_outcomes
+    if configuration.returns:
+        outcomes.update(fixed_outcome(value) for value in configuration.returns)
+    elif not configuration.side_effects:
+        outcomes.add(MOCK_VALUE)
+    return frozenset(outcomes)
+
+
+def _side_effect_outcomes(effect: ast.expr) -> set[Outcome] | None:
+    """A literal list of results and exceptions, or one exception; None otherwise."""
+    if isinstance(effect, (ast.List, ast.Tuple)):
+        outcomes: set[Outcome] = set()
+        for item in effect.elts:
+            if isinstance(item, ast.Starred):
+                return None
+            name = exception_name(item)
+            outcomes.add(Outcome("raises", name) if name is not None else fixed_outcome(item))
+        return outcomes
+    name = exception_name(effect)
+    return {Outcome("raises", name)} if name is not None else None
+
+
+def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.expr) -> frozenset[Outcome] | None:
+    """What a hand-made replacement gives: a lambda or function whose results
+    do not depend on its arguments, or a mock made in place."""
+    inner = analysis.module.site_of(replacement)
+    if inner is not None:
+        configuration = Configuration()
+        _add_keywords(configuration, inner.call.keywords)
+        if configuration.new_callable or not (configuration.returns or configuration.side_effects):
+            return None
+        effects = [_side_effect_outcomes(e) for e in configuration.side_effects]
+        if any(e is None for e in effects):
+            return None
+        outcomes = {o for e in effects if e for o in e}
+        outcomes.update(fixed_outcome(value) for value in configuration.returns)
+        return frozenset(outcomes)
+    if isinstance(replacement, ast.Lambda):
+        parameters = parameter_names(replacement.args)
+        if _reads(replacement.body, parameters):
+            return None
+        return frozenset({fixed_outcome(replacement.body)})
+    if isinstance(replacement, ast.Name):
+        value = analysis.resolver.evaluate(replacement, analysis.module.scope(site.owner))
+        function = value.function if value.kind is Kind.FUNCTION else None
+        if function is None:
+            return None
+        parameters = parameter_names(function.args)
+        returns = [node.value for node in ast.walk(function) if isinstance(node, ast.Return) and node.value is not None]
+        if any(_reads(value_expr, parameters) for value_expr in returns):
+            return None
+        if any(isinstance(node, (ast.If, ast.While, ast.For, ast.Try, ast.IfExp, ast.Match)) for node in ast.walk(function)):
+            return None  # a fake with its own logic: its outcomes are its own business
+        return function_outcomes(function)
+    return None
+
+
+def _reads(expr: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(expr))
+
+
+def left_out(real: frozenset[Outcome], given: frozenset[Outcome]) -> list[Outcome]:
+    """The outcomes of ``real`` that the mock's outcomes ``given`` cannot produce;
+    empty when the mock is not partial. A result the mock returns that is not
+    one of the target's literals stands for the target's 'a value' outcome when
+    it has one, and for at most one of its outcomes otherwise; an unconfigured
+    MagicMock stands for ``True``, else 'a value', else the target's only result."""
+    covered: set[Outcome] = set()
+    unmatched = 0
+    for outcome in given:
+        if outcome in real:
+            covered.add(outcome)
+        elif outcome.kind == "raises":
+            matches = [o for o in real if o.kind == "raises" and AN_EXCEPTION in (o.value, outcome.value)]
+            covered.update(matches[:1])
+        elif outcome == MOCK_VALUE and TRUE in real:
+            covered.add(TRUE)  # a MagicMock is truthy
+        elif VALUE in real and outcome != NONE:
+            covered.add(VALUE)
+        elif outcome == MOCK_VALUE and len(returns := [o for o in real if o.kind == "returns"]) == 1:
+            covered.add(returns[0])  # stands for the one result, e.g. a procedure's None
+        else:
+            unmatched += 1
+    missing = sorted(real - covered, key=lambda o: (o.kind == "raises", o.value))
+    if len(covered) + unmatched >= len(real):
+        return []
+    return missing
+
+
+def _shown_name(target: Target, function: Value) -> str:
+    """The name the test wrote when it is a dotted path, else where the function is defined."""
+    return target.text if all(part.isidentifier() for part in target.text.split(".")) else function.qualname
