@@ -12,7 +12,8 @@ import ast
 import re
 from pathlib import Path
 
-from mockpolicy.source import SourceError, read_source
+from mockpolicy.bodies import defer_bodies
+from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, callee_name, is_fixture
 
@@ -284,11 +285,16 @@ class ModuleIndex:
             info = ModuleInfo(name, path, is_package)
             if path is not None:
                 try:
-                    tree = ast.parse(read_source(path), filename=str(path))
+                    data = read_source(path)
+                    tree = ast.parse(data, filename=str(path))
                 except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
                     tree = None
                 if tree is not None:
                     info = summarize(name, path, is_package, tree)
+                    try:
+                        defer_bodies(tree, decode_source(data))
+                    except (UnicodeDecodeError, SyntaxError):
+                        pass  # bodies stay as parsed
         self._modules[name] = info
         return info
 

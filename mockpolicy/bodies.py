@@ -1,0 +1,105 @@
+"""Function bodies of indexed modules, parsed when first used.
+
+Nine tenths of a syntax tree's memory is function bodies, and the symbol index
+needs few of them (the functions a mock replaces, the factories it follows).
+``defer_bodies`` replaces each body of a module's functions and methods with a
+``LazyBody``: a list that parses its function's lines again the first time it
+is read, giving nodes equal to the originals (same fields, same positions).
+Code reading a body sees a list of statements either way.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from mockpolicy.functions import FunctionNode
+
+# Python numbers lines at \n, \r\n and \r only (not at \f or \x1c, as str.splitlines does).
+_LINE_ENDS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+
+
+class LazyBody(list):  # type: ignore[type-arg]
+    """A function's body, parsed from its source lines on first use."""
+
+    __slots__ = ("_load",)
+
+    def __init__(self, load: Callable[[], list[ast.stmt]]) -> None:
+        super().__init__()
+        self._load: Callable[[], list[ast.stmt]] | None = load
+
+    def _loaded(self) -> LazyBody:
+        load = self._load
+        if load is not None:
+            self._load = None
+            list.extend(self, load())
+        return self
+
+
+def _materialising(name: str) -> Callable[..., Any]:
+    method = getattr(list, name)
+
+    def call(self: LazyBody, *args: Any, **kwargs: Any) -> Any:
+        return method(self._loaded(), *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _name in (
+    "__iter__", "__len__", "__getitem__", "__setitem__", "__delitem__", "__reversed__", "__contains__",
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__iadd__", "__mul__", "__rmul__",
+    "__imul__", "__repr__", "__bool__", "append", "extend", "insert", "pop", "remove", "index", "count",
+    "copy", "sort", "reverse", "clear",
+):
+    if hasattr(list, _name):
+        setattr(LazyBody, _name, _materialising(_name))
+
+
+def defer_bodies(tree: ast.Module, text: str) -> None:
+    """Replace the bodies of the functions and methods of ``tree`` (parsed from
+    ``text``) with lazy ones; nested functions go with their enclosing body."""
+    lines: list[str] | None = None
+    for function in _functions(tree.body):
+        if function.end_lineno is None:
+            continue
+        if lines is None:
+            lines = _LINE_ENDS.split(text)
+        function.body = LazyBody(_loader(lines, function))
+
+
+def _functions(statements: list[ast.stmt]) -> Iterator[FunctionNode]:
+    """The functions of ``statements`` outside any function: top level, in class
+    bodies and in compound statements (``if``, ``try``, ``with``...)."""
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield statement
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(statement, field, None)
+            if not isinstance(inner, list):
+                continue
+            for item in inner:
+                if isinstance(item, (ast.ExceptHandler, ast.match_case)):
+                    yield from _functions(item.body)
+                elif isinstance(item, ast.stmt):
+                    yield from _functions([item])
+
+
+def _loader(lines: list[str], function: FunctionNode) -> Callable[[], list[ast.stmt]]:
+    first, last, indented = function.lineno, function.end_lineno or function.lineno, function.col_offset > 0
+
+    def load() -> list[ast.stmt]:
+        segment = "".join(lines[first - 1 : last])
+        # An indented def parses inside an `if` block; line numbers are then shifted back.
+        tree = ast.parse("if 1:\n" + segment if indented else segment)
+        node = tree.body[0].body[0] if indented else tree.body[0]  # type: ignore[attr-defined]
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for statement in node.body:
+            ast.increment_lineno(statement, first - 2 if indented else first - 1)
+        return node.body
+
+    return load
+

@@ -1,0 +1,94 @@
+"""Deferred function bodies equal the bodies parsed with the whole module."""
+
+from __future__ import annotations
+
+import ast
+import sysconfig
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from mockpolicy.bodies import LazyBody, defer_bodies
+
+TRICKY = '''\
+# -*- coding: utf-8 -*-
+import os
+
+def top(a,
+        b=1):
+    """Doc."""
+    return a + b  # pragma: no cover
+
+class Outer:
+    x = 1
+    @property
+    def prop(self): return self.x
+    class Inner:
+        async def run(self):
+            text = """
+not indented
+            """
+            await other(text); yield \\
+                1
+    if os.name:
+        def conditional(self):
+            try:
+                pass
+            except ValueError:
+                def nested():
+                    nonlocal_free = 1
+                    return nonlocal_free
+                return nested
+class Tabbed:
+\tdef tabbed(self):
+\t\treturn "caf\u00e9\\f"
+match os.name:
+    case "nt":
+        def on_windows(): return 1
+'''
+
+
+def _bodies(tree: ast.Module) -> list[str]:
+    return [
+        ast.dump(ast.Module(body=list(node.body), type_ignores=[]), include_attributes=True)
+        for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+
+
+def _check(text: str) -> int:
+    expected = _bodies(ast.parse(text))
+    tree = ast.parse(text)
+    defer_bodies(tree, text)
+    deferred = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    assert all(isinstance(n.body, LazyBody) for n in deferred)
+    assert _bodies(tree) == expected
+    return len(expected)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+def test_tricky_layouts_give_the_same_nodes(newline: str) -> None:
+    text = TRICKY.replace("\n", newline) if newline != "\n" else TRICKY
+    assert _check(text) == 7
+
+
+def test_the_form_feed_is_not_a_line_break() -> None:
+    assert _check("def f():\n    x = '\f'\n\f\n    return x\n\ndef g():\n    return 2\n") == 2
+
+
+def test_real_modules_give_the_same_nodes() -> None:
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    files = [*sorted((REPO / "mockpolicy").rglob("*.py")), stdlib / "argparse.py", stdlib / "unittest" / "mock.py"]
+    assert sum(_check(path.read_text(encoding="utf-8")) for path in files) > 500
+
+
+def test_a_lazy_body_acts_as_a_list() -> None:
+    tree = ast.parse("def f():\n    a = 1\n    return a\n")
+    defer_bodies(tree, "def f():\n    a = 1\n    return a\n")
+    function = tree.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    assert len(function.body) == 2 and isinstance(function.body[-1], ast.Return)
+    assert [type(s).__name__ for s in function.body] == ["Assign", "Return"]
+    assert ast.unparse(tree) == "def f():\n    a = 1\n    return a"
+    assert ast.get_docstring(function) is None
+    compile(tree, "<test>", "exec")
