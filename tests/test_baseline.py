@@ -75,7 +75,8 @@ def test_moving_and_reformatting_code_keeps_entries_matched(repo: Path) -> None:
     moved = LEGACY.replace(
         "class TestJobs:", "HELPER = 1\n\n\n    # a comment that shifts every line\n    class TestJobs:"
     ).replace(
-        'with mock.patch("app.jobs.Runner.claim", autospec=True):', 'with mock.patch(\n                "app.jobs.Runner.claim",  # reformatted\n                autospec = True\n            ):'
+        'with mock.patch("app.jobs.Runner.claim", autospec=True):',
+        'with mock.patch(\n                "app.jobs.Runner.claim",  # reformatted\n                autospec = True\n            ):',
     )
     write_tree(repo, {"tests/test_jobs.py": moved})
     result = mockpolicy("check", cwd=repo)

@@ -358,7 +358,8 @@ def test_library_targets_arcs_conditional_expressions_and_tests_not_run(tmp_path
     assert found == [(11, "unknown-branch-reference")], result.stdout
     assert "test_never_run" in result.stderr and "was not checked against them" in result.stderr
     text = (root / "tests/test_files.py").read_text()
-    (root / "tests/test_files.py").write_text(text.replace('return_value=True, autospec=True)\ndef test_present', 'return_value=False, autospec=True)\ndef test_present').replace('== "present"', '== "absent"'))
+    flipped_text = text.replace('return_value=True, autospec=True)\ndef test_present', 'return_value=False, autospec=True)\ndef test_present')
+    (root / "tests/test_files.py").write_text(flipped_text.replace('== "present"', '== "absent"'))
     _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "not never_run")
     flipped = sorted((f["line"], f["symbol"]) for f in json.loads(mockpolicy("branches", "--format", "json", cwd=root).stdout))
     assert (8, "stale-untested-branch-doc") in flipped and (10, "stale-untested-branch-doc") in flipped
@@ -423,7 +424,7 @@ def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -
     after = test_file.read_bytes()
     assert after.startswith(b"\xef\xbb\xbf") and b"\n" not in after.replace(b"\r\n", b"")
     assert oct(test_file.stat().st_mode & 0o777) == "0o640"
-    code = lambda data: [l for l in data.decode("utf-8-sig").split("\r\n") if not l.lstrip().startswith("#")]  # noqa: E731
+    code = lambda data: [line for line in data.decode("utf-8-sig").split("\r\n") if not line.lstrip().startswith("#")]  # noqa: E731
     assert code(after) == code(before)
     text = after.decode("utf-8-sig")
     assert text.count("# mock-partial: app.gates.read_evidence") == 1  # one block for the pair, none in the string
