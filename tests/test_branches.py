@@ -130,6 +130,7 @@ def test_a_claim_that_names_a_test_that_does_not_execute_the_branch(project: Pat
     assert "claims tests/test_gates.py::test_undocumented executes" in result.stdout
 
 
+@pytest.mark.slow  # four pytest-cov runs, one of them with two xdist workers
 def test_xdist_and_combined_shards_give_the_same_findings(project: Path) -> None:
     _pytest_cov(project, "--cov-branch", "--cov-context=test", "-n", "2")
     assert _findings(project) == EXPECTED
