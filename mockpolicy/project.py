@@ -154,7 +154,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return data
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}).") from exc
-    except ValueError as exc:  # an integer too long to convert
+    except ValueError:  # an integer too long to convert
         raise ConfigError(f"{path}: not usable TOML (an integer too long to read).") from None
     except RecursionError:
         raise ConfigError(f"{path}: not usable TOML (nested too deeply).") from None

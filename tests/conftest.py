@@ -1,9 +1,13 @@
 """Shared fixtures: our tests run the real tools (pylint, the mockpolicy
-command, pytest, git) in subprocesses; nothing of mockpolicy's is mocked."""
+command, pytest, git) in subprocesses, or ``mockpolicy.cli.main`` in this
+process where a test is about behaviour rather than the console script;
+nothing of mockpolicy's is mocked."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import shutil
 import subprocess
@@ -48,6 +52,36 @@ def run(args: list[str], cwd: Path, env: dict[str, str] | None = None, stdin: st
 
 def mockpolicy(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return run([executable("mockpolicy"), *args], cwd=cwd, env=env)
+
+
+_ANALYSED_IN_PROCESS: set[Path] = set()
+
+
+def mockpolicy_in_process(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """What ``mockpolicy(*args, cwd=cwd, env=env)`` returns, from
+    ``mockpolicy.cli.main(args)`` run in this process: no interpreter to start.
+
+    A run here must not be able to lean on what an earlier run in this process
+    left behind, so each call that analyses must be this process's first look at
+    its project (a fresh ``tmp_path``); a folder inside or around one analysed
+    in-process before is refused. Run a project more than once with ``mockpolicy()``."""
+    from mockpolicy.cli import main
+
+    where = cwd.resolve()
+    if args[:1] != ("explain",):
+        seen = [s for s in _ANALYSED_IN_PROCESS if s == where or s in where.parents or where in s.parents]
+        assert not seen, f"{where} was analysed in this process already ({seen[0]}): use mockpolicy() for a second run"
+        _ANALYSED_IN_PROCESS.add(where)
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as monkeypatch, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        monkeypatch.chdir(where)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        try:
+            status = main(list(args))
+        except SystemExit as exit_:  # argparse's usage errors and --version; the status as the interpreter sets it
+            status = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
+    return subprocess.CompletedProcess(["mockpolicy", *args], status, out.getvalue(), err.getvalue())
 
 
 def pylint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

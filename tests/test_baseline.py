@@ -1,4 +1,6 @@
-"""The ratcheting baseline, in real git repositories in temporary folders."""
+"""The ratcheting baseline, in real git repositories in temporary folders. A
+test's first run may call ``mockpolicy.cli.main`` in this process; the runs
+after it on the same repository use the installed command."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git, mockpolicy, pylint, write_tree
+from conftest import git, mockpolicy, mockpolicy_in_process, pylint, write_tree
 
 BASELINE = "baselines/mockpolicy.json"
 LEGACY = """
@@ -36,7 +38,8 @@ def repo(app_project: Path) -> Path:
 
 
 def record(repo: Path) -> dict[str, object]:
-    result = mockpolicy("baseline", cwd=repo)
+    """Record the baseline: the first run on ``repo``, so in this process."""
+    result = mockpolicy_in_process("baseline", cwd=repo)
     assert result.returncode == 0, result.stderr
     assert "recorded 3 finding(s) in 2 entries" in result.stdout
     return dict(json.loads((repo / BASELINE).read_text()))
@@ -72,7 +75,8 @@ def test_moving_and_reformatting_code_keeps_entries_matched(repo: Path) -> None:
     moved = LEGACY.replace(
         "class TestJobs:", "HELPER = 1\n\n\n    # a comment that shifts every line\n    class TestJobs:"
     ).replace(
-        'with mock.patch("app.jobs.Runner.claim", autospec=True):', 'with mock.patch(\n                "app.jobs.Runner.claim",  # reformatted\n                autospec = True\n            ):'
+        'with mock.patch("app.jobs.Runner.claim", autospec=True):',
+        'with mock.patch(\n                "app.jobs.Runner.claim",  # reformatted\n                autospec = True\n            ):',
     )
     write_tree(repo, {"tests/test_jobs.py": moved})
     result = mockpolicy("check", cwd=repo)
@@ -111,7 +115,8 @@ def test_a_third_identical_mock_is_not_covered_by_a_count_of_two(repo: Path) -> 
 def test_fixing_one_makes_it_stale_and_prune_shrinks(repo: Path) -> None:
     record(repo)
     fixed = LEGACY.replace(
-        '            with mock.patch("app.jobs.run", autospec=True):\n                pass\n            with mock.patch("app.jobs.run", autospec=True):',
+        '            with mock.patch("app.jobs.run", autospec=True):\n                pass\n'
+        '            with mock.patch("app.jobs.run", autospec=True):',
         '            with mock.patch("app.jobs.run", autospec=True):',
     )
     assert fixed != LEGACY
@@ -197,7 +202,7 @@ def test_a_broken_baseline_is_an_error_and_is_never_overwritten(repo: Path, text
 
 
 def test_prune_without_a_baseline_says_how_to_make_one(repo: Path) -> None:
-    result = mockpolicy("prune", cwd=repo)
+    result = mockpolicy_in_process("prune", cwd=repo)
     assert result.returncode == 2
     assert "create it with `mockpolicy baseline`" in result.stderr
 
@@ -205,7 +210,7 @@ def test_prune_without_a_baseline_says_how_to_make_one(repo: Path) -> None:
 def test_configured_baseline_path(repo: Path) -> None:
     with (repo / "pyproject.toml").open("a") as handle:
         handle.write("\n[tool.mockpolicy]\nbaseline = 'ci/allowed.json'\n")
-    assert mockpolicy("baseline", cwd=repo).returncode == 0
+    assert mockpolicy_in_process("baseline", cwd=repo).returncode == 0
     assert (repo / "ci" / "allowed.json").is_file() and not (repo / BASELINE).exists()
     assert mockpolicy("check", cwd=repo).returncode == 0
 

@@ -1,17 +1,21 @@
 """`mockpolicy branches` on coverage data made by real pytest-cov runs in
-subprocesses: every finding, --fix, xdist and combined shards, bad data."""
+subprocesses: every finding, --fix, xdist and combined shards, bad data. A
+test's first run of mockpolicy on a project may call ``mockpolicy.cli.main``
+in this process; the runs after it use the installed command."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import sqlite3
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import git, mockpolicy, mockpolicy_in_process, run, write_tree
 
-from conftest import git, mockpolicy, run, write_tree
 from mockpolicy import coverage_parser
 
 PROJECT = {
@@ -85,13 +89,16 @@ def _pytest_cov(root: Path, *extra: str, env: dict[str, str] | None = None) -> N
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+Runner = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return write_tree(tmp_path, PROJECT)
 
 
-def _findings(root: Path, *args: str) -> list[tuple[int, str]]:
-    result = mockpolicy("branches", "--format", "json", *args, cwd=root)
+def _findings(root: Path, *args: str, runner: Runner = mockpolicy) -> list[tuple[int, str]]:
+    result = runner("branches", "--format", "json", *args, cwd=root)
     assert result.returncode in (0, 1), result.stderr
     return sorted((f["line"], f["symbol"]) for f in json.loads(result.stdout))
 
@@ -108,7 +115,7 @@ EXPECTED = [
 
 def test_every_finding_from_a_real_run(project: Path) -> None:
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
-    assert _findings(project) == EXPECTED
+    assert _findings(project, runner=mockpolicy_in_process) == EXPECTED
     text = mockpolicy("branches", cwd=project)
     assert text.returncode == 1
     assert "untested: app.gates.run_gates: else status == \"APPROVED\"" in text.stdout
@@ -119,10 +126,11 @@ def test_a_claim_that_names_a_test_that_does_not_execute_the_branch(project: Pat
     test_file = project / "tests/test_gates.py"
     test_file.write_text(test_file.read_text().replace("test_missing", "test_undocumented"))
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
-    result = mockpolicy("branches", cwd=project)
+    result = mockpolicy_in_process("branches", cwd=project)
     assert "claims tests/test_gates.py::test_undocumented executes" in result.stdout
 
 
+@pytest.mark.slow  # four pytest-cov runs, one of them with two xdist workers
 def test_xdist_and_combined_shards_give_the_same_findings(project: Path) -> None:
     _pytest_cov(project, "--cov-branch", "--cov-context=test", "-n", "2")
     assert _findings(project) == EXPECTED
@@ -144,7 +152,7 @@ def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
     test_file = project / "tests/test_gates.py"
     before = test_file.read_text()
-    first = mockpolicy("branches", "--fix", cwd=project)
+    first = mockpolicy_in_process("branches", "--fix", cwd=project)
     after = test_file.read_text()
     assert "rewrote" in first.stderr
     code = lambda text: [line for line in text.splitlines() if not line.lstrip().startswith("#")]  # noqa: E731
@@ -162,7 +170,7 @@ def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
 
 
 def test_refuses_data_it_cannot_use(project: Path) -> None:
-    missing = mockpolicy("branches", cwd=project)
+    missing = mockpolicy_in_process("branches", cwd=project)
     assert missing.returncode == 2 and ".coverage does not exist" in missing.stderr
     (project / ".coverage").write_bytes(b"this is not sqlite at all" * 100)
     corrupt = mockpolicy("branches", cwd=project)
@@ -197,7 +205,7 @@ def test_private_parser_agrees_with_the_public_json_report(project: Path) -> Non
 
 def test_coverage_findings_go_through_the_baseline(project: Path) -> None:
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
-    recorded = mockpolicy("baseline", "--data", ".coverage", cwd=project)
+    recorded = mockpolicy_in_process("baseline", "--data", ".coverage", cwd=project)
     assert recorded.returncode == 0, recorded.stderr
     entries = json.loads((project / "baselines/mockpolicy.json").read_text())
     assert "stale-untested-branch-doc" in json.dumps(entries)
@@ -272,7 +280,7 @@ SCOPES = {
 def test_blocks_apply_to_class_set_up_fixture_and_parametrised_tests(tmp_path: Path) -> None:
     root = write_tree(tmp_path, {**{k: v for k, v in PROJECT.items() if not k.startswith("tests/")}, **SCOPES})
     _pytest_cov(root, "--cov-branch", "--cov-context=test")
-    result = mockpolicy("branches", cwd=root)
+    result = mockpolicy_in_process("branches", cwd=root)
     lines = result.stdout.splitlines()
     stale = [line for line in lines if "stale-untested-branch-doc" in line]
     assert len(stale) == 3, result.stdout + result.stderr
@@ -294,7 +302,7 @@ def test_review_reports_coverage_findings_on_the_lines_a_change_adds(project: Pa
     git(project, "commit", "-qm", "before")
     test_file.write_text(text)
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
-    result = mockpolicy("review", "--base", "main", "--data", ".coverage", "--format", "json", cwd=project)
+    result = mockpolicy_in_process("review", "--base", "main", "--data", ".coverage", "--format", "json", cwd=project)
     found = sorted((f["line"], f["symbol"]) for f in json.loads(result.stdout))
     assert result.returncode == 1, result.stderr
     coverage_found = [item for item in found if item in EXPECTED]
@@ -344,14 +352,15 @@ EDGES = {
 def test_library_targets_arcs_conditional_expressions_and_tests_not_run(tmp_path: Path) -> None:
     root = write_tree(tmp_path, {**{k: v for k, v in PROJECT.items() if not k.startswith("tests/")}, **EDGES})
     _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "not never_run")
-    result = mockpolicy("branches", "--format", "json", cwd=root)
+    result = mockpolicy_in_process("branches", "--format", "json", cwd=root)
     found = sorted((f["line"], f["symbol"]) for f in json.loads(result.stdout))
     # Only the arc that does not exist is wrong: the else arm and its arc are
     # really untested by test_present, and the conditional expression is not judged.
     assert found == [(11, "unknown-branch-reference")], result.stdout
     assert "test_never_run" in result.stderr and "was not checked against them" in result.stderr
     text = (root / "tests/test_files.py").read_text()
-    (root / "tests/test_files.py").write_text(text.replace('return_value=True, autospec=True)\ndef test_present', 'return_value=False, autospec=True)\ndef test_present').replace('== "present"', '== "absent"'))
+    flipped_text = text.replace('return_value=True, autospec=True)\ndef test_present', 'return_value=False, autospec=True)\ndef test_present')
+    (root / "tests/test_files.py").write_text(flipped_text.replace('== "present"', '== "absent"'))
     _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "not never_run")
     flipped = sorted((f["line"], f["symbol"]) for f in json.loads(mockpolicy("branches", "--format", "json", cwd=root).stdout))
     assert (8, "stale-untested-branch-doc") in flipped and (10, "stale-untested-branch-doc") in flipped
@@ -407,7 +416,7 @@ def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -
     test_file.write_bytes(b"\xef\xbb\xbf" + test_file.read_bytes().replace(b"\n", b"\r\n"))
     test_file.chmod(0o640)
     _pytest_cov(root, "--cov-branch", "--cov-context=test")
-    report = json.loads(mockpolicy("branches", "--format", "json", cwd=root).stdout)
+    report = json.loads(mockpolicy_in_process("branches", "--format", "json", cwd=root).stdout)
     stale = [f for f in report if f["symbol"] == "stale-untested-branch-doc"]
     assert [f["line"] for f in stale] == [8]  # the status arm runs; the one-line arms are not judged
     assert len(report) == len({(f["line"], f["symbol"], f["message"]) for f in report})  # no duplicates
@@ -416,7 +425,7 @@ def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -
     after = test_file.read_bytes()
     assert after.startswith(b"\xef\xbb\xbf") and b"\n" not in after.replace(b"\r\n", b"")
     assert oct(test_file.stat().st_mode & 0o777) == "0o640"
-    code = lambda data: [l for l in data.decode("utf-8-sig").split("\r\n") if not l.lstrip().startswith("#")]  # noqa: E731
+    code = lambda data: [line for line in data.decode("utf-8-sig").split("\r\n") if not line.lstrip().startswith("#")]  # noqa: E731
     assert code(after) == code(before)
     text = after.decode("utf-8-sig")
     assert text.count("# mock-partial: app.gates.read_evidence") == 1  # one block for the pair, none in the string
@@ -488,12 +497,12 @@ def test_bad_arc_tables_are_refused_in_one_sentence(tmp_path: Path) -> None:
 def test_data_from_a_moved_checkout_and_relative_files(tmp_path: Path) -> None:
     first = write_tree(tmp_path / "first", PROJECT)
     _pytest_cov(first, "--cov-branch", "--cov-context=test")
-    expected = _findings(first)
+    expected = _findings(first, runner=mockpolicy_in_process)
     moved = tmp_path / "moved"
     shutil.copytree(first, moved)
     shutil.rmtree(first)
     assert _findings(moved) == expected
     relative = write_tree(tmp_path / "relative", {**PROJECT, ".coveragerc": "[run]\nrelative_files = true\n"})
     _pytest_cov(relative, "--cov-branch", "--cov-context=test")
-    from_tests = mockpolicy("branches", "--format", "json", "--data", "../.coverage", cwd=relative / "tests")
+    from_tests = mockpolicy_in_process("branches", "--format", "json", "--data", "../.coverage", cwd=relative / "tests")
     assert sorted((f["line"], f["symbol"]) for f in json.loads(from_tests.stdout)) == expected

@@ -1,5 +1,7 @@
 """The output formats, produced by the real ``mockpolicy check`` and pylint,
-checked against what their consumers expect (SARIF by Microsoft's validator)."""
+checked against what their consumers expect (SARIF by Microsoft's validator).
+Each format is produced by the installed command at least once; the other
+single runs call ``mockpolicy.cli.main`` in this process."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE, mockpolicy, pylint, run, write_tree
+from conftest import EXAMPLE, mockpolicy, mockpolicy_in_process, pylint, run, write_tree
 
 from mockpolicy.formats.linehash import line_hashes
 from mockpolicy.rules import RULES_BY_SYMBOL
@@ -144,7 +146,7 @@ def test_no_suggestion_when_the_fix_is_not_certain(app_project: Path) -> None:
             ):
                 pass
         """})
-    rd = json.loads(mockpolicy("check", "--format", "rdjson", cwd=app_project).stdout)
+    rd = json.loads(mockpolicy_in_process("check", "--format", "rdjson", cwd=app_project).stdout)
     assert [d["code"]["value"] for d in rd["diagnostics"]] == ["unspecced-mock", "unspecced-mock"]
     assert all("suggestions" not in d for d in rd["diagnostics"])
 
@@ -178,7 +180,7 @@ def test_gitlab_fingerprints_are_unique_and_survive_moves(app_project: Path) -> 
                 pass
         """
     write_tree(app_project, {"tests/test_jobs.py": twice})
-    first = json.loads(mockpolicy("check", "--format", "gitlab", cwd=app_project).stdout)
+    first = json.loads(mockpolicy_in_process("check", "--format", "gitlab", cwd=app_project).stdout)
     assert [issue["location"]["lines"]["begin"] for issue in first] == [5, 7]
     assert {issue["severity"] for issue in first} == {"minor"} and first[0]["check_name"] == "first-party-mock"
     assert len({issue["fingerprint"] for issue in first}) == 2
@@ -198,7 +200,7 @@ def test_markdown_counts_new_and_baselined(app_project: Path) -> None:
             with mock.patch("app.jobs.run", autospec=True):
                 pass
         """})
-    assert mockpolicy("baseline", cwd=app_project).returncode == 0
+    assert mockpolicy_in_process("baseline", cwd=app_project).returncode == 0
     with (app_project / "tests/test_jobs.py").open("a") as handle:
         handle.write("\n\ndef test_new():\n    with mock.patch('app.jobs.Runner.claim<b>', autospec=True):\n        pass\n")
     result = mockpolicy("check", "--format", "markdown", cwd=app_project)
@@ -240,7 +242,7 @@ def test_autospec_suggestions_only_when_certain(app_project: Path, call: str, su
             with {call}:
                 pass
         """})
-    rd = json.loads(mockpolicy("check", "--format", "rdjson", cwd=app_project).stdout)
+    rd = json.loads(mockpolicy_in_process("check", "--format", "rdjson", cwd=app_project).stdout)
     unspecced = [d for d in rd["diagnostics"] if d["code"]["value"] == "unspecced-mock"]
     assert unspecced, rd
     texts = [s["text"] for d in unspecced for s in d.get("suggestions", [])]

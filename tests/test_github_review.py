@@ -1,23 +1,29 @@
 """``mockpolicy review --post github`` against a local HTTP server standing in
 for GitHub's REST API (the infrastructure edge, not our code): the tests
-assert on the requests it receives."""
+assert on the requests it receives. Runs of one pull request's repository go
+through the installed command; single runs call ``mockpolicy.cli.main`` in
+this process. Waits between tries are asked for with ``Retry-After: 0``, and
+the client's own waits are checked by handing it a ``sleep`` that records."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
 import textwrap
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, mockpolicy, write_tree
+from conftest import git, mockpolicy, mockpolicy_in_process, write_tree
+
+from mockpolicy.github_api import GitHub, GitHubError
 
 TOKEN = "ghs_sekrit0123456789"
 REPO_PATH = "/repos/octo/shop"
@@ -63,7 +69,8 @@ class GitHubStandIn:
         self._ids = iter(range(1000, 100000))
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # A short poll interval: shutdown() waits for the serving loop to look.
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.01,), daemon=True)
         self._thread.start()
 
     def close(self) -> None:
@@ -135,7 +142,9 @@ class GitHubStandIn:
 
 
 @pytest.fixture
-def github() -> Iterator[GitHubStandIn]:
+def github(monkeypatch: pytest.MonkeyPatch) -> Iterator[GitHubStandIn]:
+    for name in ("NO_PROXY", "no_proxy"):  # in this process too, whatever proxy the environment names
+        monkeypatch.setenv(name, "127.0.0.1")
     server = GitHubStandIn()
     yield server
     server.close()
@@ -161,10 +170,15 @@ def commit_change(repo: Path, added: str) -> None:
     git(repo, "commit", "-qam", "change")
 
 
-def post(repo: Path, github: GitHubStandIn, *extra: str, **env: str) -> Any:
+Runner = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+def post(repo: Path, github: GitHubStandIn, *extra: str, runner: Runner = mockpolicy_in_process, **env: str) -> Any:
+    """``mockpolicy review --post github`` of pull request 7; ``runner=mockpolicy``
+    for the installed command (needed to run the same repository again)."""
     full_env = {"GITHUB_TOKEN": TOKEN, "GITHUB_REPOSITORY": "octo/shop", "GITHUB_API_URL": github.url,
                 "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1", **env}
-    result = mockpolicy("review", "--base", "main", "--post", "github", "--pr", "7", *extra, cwd=repo, env=full_env)
+    result = runner("review", "--base", "main", "--post", "github", "--pr", "7", *extra, cwd=repo, env=full_env)
     assert TOKEN not in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     return result
@@ -179,7 +193,7 @@ def assert_token_only_in_the_header(github: GitHubStandIn) -> None:
 
 def test_post_is_idempotent_and_deletes_fixed_findings(pull_request: Path, github: GitHubStandIn) -> None:
     human = [github.add_comment(f"a person's comment {n}") for n in range(3)]
-    first = post(pull_request, github)
+    first = post(pull_request, github, runner=mockpolicy)
     assert first.returncode == 1, first.stderr
     assert "2 comment(s) posted, 0 already there, 0 deleted" in first.stdout
     [review] = github.requests("POST", f"{REPO_PATH}/pulls/7/reviews")
@@ -197,7 +211,7 @@ def test_post_is_idempotent_and_deletes_fixed_findings(pull_request: Path, githu
     assert all(markers) and markers[0].group(0) != markers[1].group(0)  # type: ignore[union-attr]
     github.add_comment(f"> quoting {markers[0].group(0)}", in_reply_to_id=human[0])  # type: ignore[union-attr]
 
-    second = post(pull_request, github)
+    second = post(pull_request, github, runner=mockpolicy)
     assert second.returncode == 1
     assert "0 comment(s) posted, 2 already there, 0 deleted" in second.stdout
     assert len(github.requests("POST")) == 1 and not github.requests("DELETE")
@@ -205,10 +219,11 @@ def test_post_is_idempotent_and_deletes_fixed_findings(pull_request: Path, githu
     assert pages[-3:] == ["per_page=100", "page=2", "page=3"]  # followed the Link headers
 
     source = (pull_request / "tests/test_jobs.py").read_text()
-    (pull_request / "tests/test_jobs.py").write_text(source.replace('    with mock.patch("app.jobs.Runner.claim"):\n        pass\n', "    assert 2\n"))
+    fixed = source.replace('    with mock.patch("app.jobs.Runner.claim"):\n        pass\n', "    assert 2\n")
+    (pull_request / "tests/test_jobs.py").write_text(fixed)
     git(pull_request, "commit", "-qam", "fix")
     github.head = git(pull_request, "rev-parse", "HEAD").strip()
-    third = post(pull_request, github)
+    third = post(pull_request, github, runner=mockpolicy)
     assert third.returncode == 0, third.stderr
     assert "0 comment(s) posted, 0 already there, 2 deleted as fixed" in third.stdout
     deleted = sorted(int(r.path.rsplit("/", 1)[1]) for r in github.requests("DELETE"))
@@ -233,14 +248,14 @@ def test_findings_outside_the_hunks_go_into_the_review_body_once(pull_request: P
     git(pull_request, "checkout", "-q", "feature")
     git(pull_request, "rebase", "-q", "main")
     github.head = git(pull_request, "rev-parse", "HEAD").strip()
-    first = post(pull_request, github, "--filter", "nofilter")
+    first = post(pull_request, github, "--filter", "nofilter", runner=mockpolicy)
     assert "2 comment(s) posted, 0 already there, 0 deleted as fixed, 1 listed in the review body." in first.stdout
     [review] = github.requests("POST")
     assert {c["path"] for c in review.body["comments"]} == {"tests/test_jobs.py"}
     assert "Outside the diff's hunks" in review.body["body"]
     assert re.search(r"tests/test\\_old\.py:5 \[first-party-mock\]\(https://[^)]+\): .* <!-- mockpolicy-finding: [0-9a-f]{20} -->",
                      review.body["body"])
-    second = post(pull_request, github, "--filter", "nofilter")
+    second = post(pull_request, github, "--filter", "nofilter", runner=mockpolicy)
     assert "0 comment(s) posted, 3 already there, 0 deleted as fixed, 0 listed" in second.stdout
     assert len(github.requests("POST")) == 1
 
@@ -277,7 +292,7 @@ def test_server_errors_and_rate_limits_are_retried(pull_request: Path, github: G
     pr = f"{REPO_PATH}/pulls/7"
     github.faults += [
         Fault("GET", pr, 502, "Bad Gateway", {"Retry-After": "0"}),
-        Fault("GET", pr, 429, "Too Many Requests", {"Retry-After": "1"}),
+        Fault("GET", pr, 429, "Too Many Requests", {"Retry-After": "0"}),
         Fault("GET", pr, 403, "You have exceeded a secondary rate limit. Please wait.", {"Retry-After": "0"}),
         Fault("POST", f"{pr}/reviews", 500, "Server Error"),  # no Retry-After: a short backoff
     ]
@@ -288,7 +303,25 @@ def test_server_errors_and_rate_limits_are_retried(pull_request: Path, github: G
     assert "2 comment(s) posted" in result.stdout
     assert len(github.requests("GET", pr)) == 4
     assert len(github.requests("POST")) == 2
-    assert 1.0 <= elapsed < 15
+    assert elapsed < 15  # the rate limits' Retry-After: 0 is taken over GitHub's minute
+
+
+def test_the_client_waits_what_the_server_asks_else_backs_off(github: GitHubStandIn) -> None:
+    pr = f"{REPO_PATH}/pulls/7"
+    github.faults += [
+        Fault("GET", pr, 502, "Bad Gateway", {"Retry-After": "0"}),
+        Fault("GET", pr, 429, "Too Many Requests", {"Retry-After": "2"}),
+        Fault("GET", pr, 403, "You have exceeded a secondary rate limit. Please wait.", {"Retry-After": "1"}),
+        Fault("POST", f"{pr}/reviews", 500, "Server Error", times=2),  # no Retry-After: an exponential backoff
+    ]
+    waits: list[float] = []
+    api = GitHub(github.url, TOKEN, sleep=waits.append)
+    assert api.request("GET", pr).data == {"number": 7, "head": {"sha": ""}}
+    assert waits == [0.0, 2.0, 1.0]
+    api.request("POST", f"{pr}/reviews", {"body": "", "commit_id": "", "comments": []})
+    assert waits == [0.0, 2.0, 1.0, 0.25, 0.5]
+    assert api.waited == 3.75
+    assert len(github.requests("GET", pr)) == 4 and len(github.requests("POST")) == 3
 
 
 def test_retries_give_up_with_one_sentence(pull_request: Path, github: GitHubStandIn) -> None:
@@ -345,8 +378,12 @@ def test_missing_environment(pull_request: Path, github: GitHubStandIn, env: dic
     assert github.received == []
 
 
-def test_unreachable_api(pull_request: Path, github: GitHubStandIn) -> None:
+def test_unreachable_api(github: GitHubStandIn) -> None:
     github.close()
-    result = post(pull_request, github)
-    assert result.returncode == 2
-    assert result.stderr.startswith(f"mockpolicy: error: GitHub did not answer GET {REPO_PATH}/pulls/7 after 5 tries")
+    waits: list[float] = []
+    api = GitHub(github.url, TOKEN, sleep=waits.append)
+    with pytest.raises(GitHubError) as raised:
+        api.request("GET", f"{REPO_PATH}/pulls/7")
+    assert str(raised.value).startswith(f"GitHub did not answer GET {REPO_PATH}/pulls/7 after 5 tries (last: ")
+    assert TOKEN not in str(raised.value)
+    assert waits == [0.25, 0.5, 1.0, 2.0]  # the backoff doubles; no wait after the last try

@@ -1,6 +1,6 @@
 """How targets are resolved, end to end: each scenario writes a project, marks
-the lines that must be reported with ``# [symbol]``, and runs the installed
-``mockpolicy check`` on it."""
+the lines that must be reported with ``# [symbol]``, and runs ``mockpolicy
+check`` on it (``mockpolicy.cli.main``, in this process)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import mockpolicy, write_tree
+from conftest import mockpolicy_in_process, write_tree
 
 APP = {
     "pyproject.toml": "[project]\nname = 'app'\n[tool.mockpolicy]\nrequire-spec = 'off'\n",
@@ -131,7 +131,7 @@ def check(tmp_path: Path, tests: dict[str, str]) -> tuple[Found, Found]:
         for number, line in enumerate(textwrap.dedent(text).lstrip("\n").splitlines(), start=1):
             for markers in re.findall(r"# \[([a-z,-]+)\]", line):
                 expected += [(name, number, marker) for marker in markers.split(",")]
-    result = mockpolicy("check", "--format", "json", cwd=tmp_path)
+    result = mockpolicy_in_process("check", "--format", "json", cwd=tmp_path)
     assert result.returncode in (0, 1), result.stderr
     reported = [(f["path"], f["line"], f["symbol"]) for f in json.loads(result.stdout) if f["symbol"] in RESOLVED_BY]
     return sorted(expected), sorted(reported)

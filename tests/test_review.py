@@ -1,4 +1,6 @@
-"""``mockpolicy review`` on real git repositories in temporary folders."""
+"""``mockpolicy review`` on real git repositories in temporary folders: the
+installed command where a repository is reviewed more than once, else
+``mockpolicy.cli.main`` in this process."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import git, mockpolicy, write_tree
+from conftest import git, mockpolicy, mockpolicy_in_process, write_tree
 
 LEGACY = """
     from unittest import mock
@@ -90,7 +92,7 @@ def test_filters_follow_reviewdogs_names(repo: Path) -> None:
 def test_a_baselined_finding_is_not_reported(repo: Path) -> None:
     append(repo, "tests/test_jobs.py", ADDED)
     assert mockpolicy("baseline", "--force", cwd=repo).returncode == 0  # grandfather the new one too
-    result = mockpolicy("review", "--base", "main", "--format", "json", cwd=repo)
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", cwd=repo)
     assert result.returncode == 1
     [grew] = json.loads(result.stdout)
     assert grew["symbol"] == "baseline-grew" and grew["message_id"] == "W7321"
@@ -103,7 +105,7 @@ def test_a_baselined_finding_is_not_reported(repo: Path) -> None:
 
 def test_a_clean_change_exits_zero(repo: Path) -> None:
     append(repo, "tests/test_jobs.py", "\n\ndef test_plain():\n    assert 1\n")
-    result = mockpolicy("review", "--base", "main", cwd=repo)
+    result = mockpolicy_in_process("review", "--base", "main", cwd=repo)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
@@ -115,8 +117,9 @@ def test_project_in_a_subfolder_of_the_repository(tmp_path: Path, repo: Path) ->
                                "src/app/jobs.py": "def run():\n    return 1\n", "tests/test_jobs.py": "X = 1\n"})
     git(outer, "add", "-A")
     git(outer, "commit", "-qm", "init")
-    append(outer, "svc/tests/test_jobs.py", "\nfrom unittest import mock\n\ndef test_x():\n    with mock.patch('app.jobs.run', autospec=True):\n        pass\n")
-    result = mockpolicy("review", "--base", "HEAD~1", "--format", "json", cwd=outer / "svc")
+    append(outer, "svc/tests/test_jobs.py",
+           "\nfrom unittest import mock\n\ndef test_x():\n    with mock.patch('app.jobs.run', autospec=True):\n        pass\n")
+    result = mockpolicy_in_process("review", "--base", "HEAD~1", "--format", "json", cwd=outer / "svc")
     assert symbols_and_lines(result.stdout) == [("first-party-mock", 6)]
     assert json.loads(result.stdout)[0]["path"] == "tests/test_jobs.py"
 
@@ -135,7 +138,7 @@ def test_project_in_a_subfolder_of_the_repository(tmp_path: Path, repo: Path) ->
     ],
 )
 def test_bad_input_is_one_sentence_and_exit_two(repo: Path, args: list[str], message: str) -> None:
-    result = mockpolicy("review", *args, cwd=repo)
+    result = mockpolicy_in_process("review", *args, cwd=repo)
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
@@ -143,6 +146,6 @@ def test_bad_input_is_one_sentence_and_exit_two(repo: Path, args: list[str], mes
 
 def test_not_a_git_repository(app_project: Path) -> None:
     write_tree(app_project, {"tests/test_jobs.py": LEGACY})
-    result = mockpolicy("review", "--base", "main", cwd=app_project)
+    result = mockpolicy_in_process("review", "--base", "main", cwd=app_project)
     assert result.returncode == 2
     assert result.stderr.strip() == f"mockpolicy: error: {app_project} is not inside a git repository."

@@ -143,7 +143,7 @@ def test_monkeypatch_names() -> None:
     assert vocabulary.MONKEYPATCH_FIXTURE == "monkeypatch"
     for dotted in vocabulary.MONKEYPATCH_FACTORIES:
         module, _, rest = dotted.partition(".MonkeyPatch")
-        found = getattr(importlib.import_module(module), "MonkeyPatch")
+        found = importlib.import_module(module).MonkeyPatch
         assert callable(getattr(found, rest.lstrip(".")) if rest else found), dotted
 
 
