@@ -33,10 +33,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
 from mockpolicy.identity import Identity, count_identities, excerpt, identify
 from mockpolicy.rules import ANALYSIS_ERROR, BASELINE_GREW
-from mockpolicy.errors import MockpolicyError
 
 # Format versions:
 #   1 (mockpolicy 0.1): rule, path, scope, fingerprint, count, excerpt.

@@ -12,15 +12,15 @@ import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TextIO
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TextIO
 
 from mockpolicy import __version__, baseline, gitio
 from mockpolicy.diffs import FILTERS
-from mockpolicy.errors import MockpolicyError
 from mockpolicy.engine import Session
+from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, emit
 from mockpolicy.identity import Identity, count_identities

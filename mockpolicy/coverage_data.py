@@ -11,10 +11,11 @@ and read file by file, only for the files a check needs.
 from __future__ import annotations
 
 import sqlite3
-from mockpolicy.errors import MockpolicyError
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from mockpolicy.errors import MockpolicyError
 
 _PHASES = ("|run", "|setup", "|teardown")
 _REQUIRED_TABLES = frozenset({"meta", "file", "context", "arc"})

@@ -7,13 +7,14 @@ Filters follow reviewdog's names: ``added`` (lines the change adds),
 """
 
 from __future__ import annotations
-from mockpolicy.errors import MockpolicyError
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from unidiff.patch import PatchSet
 from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchSet
+
+from mockpolicy.errors import MockpolicyError
 
 FILTERS = ("added", "diff_context", "file", "nofilter")
 

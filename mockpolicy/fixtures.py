@@ -14,11 +14,10 @@ import ast
 from pathlib import Path
 
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
-from mockpolicy.source import SourceError, read_source
-from mockpolicy.symbols import ModuleInfo
 from mockpolicy.project import Project
 from mockpolicy.resolve import Resolver
-from mockpolicy.symbols import Kind, Value
+from mockpolicy.source import SourceError, read_source
+from mockpolicy.symbols import Kind, ModuleInfo, Value
 from mockpolicy.vocabulary import fixture_decorator, is_fixture
 
 FixtureDef = tuple[ast.FunctionDef | ast.AsyncFunctionDef, ModuleInfo]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import subprocess
-from mockpolicy.errors import MockpolicyError
 from pathlib import Path
+
+from mockpolicy.errors import MockpolicyError
 
 
 class GitError(MockpolicyError):

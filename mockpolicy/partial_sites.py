@@ -23,8 +23,8 @@ from mockpolicy.outcomes import (
     parameter_names,
 )
 from mockpolicy.partials import Block, parse_blocks
-from mockpolicy.symbols import Kind, Value
 from mockpolicy.sites import MockSite, Target, root_key
+from mockpolicy.symbols import Kind, Value
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})

@@ -13,11 +13,12 @@ import fnmatch
 import os
 import re
 import sys
-from mockpolicy.errors import MockpolicyError
-from mockpolicy.vocabulary import callee_name
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from mockpolicy.errors import MockpolicyError
+from mockpolicy.vocabulary import callee_name
 
 if sys.version_info >= (3, 11):
     import tomllib

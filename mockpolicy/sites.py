@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
 from mockpolicy.functions import facts_from_statements, import_bindings
-from mockpolicy.symbols import ClassInfo, ModuleInfo
 from mockpolicy.resolve import Resolver
-from mockpolicy.symbols import Kind, Scope, Value
+from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     CALLEES,
     MOCKER_ANNOTATION,
@@ -38,6 +37,7 @@ from mockpolicy.vocabulary import (
     SiteKind,
     canonical,
 )
+
 
 @dataclass(eq=False)
 class Target:

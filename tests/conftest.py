@@ -54,24 +54,15 @@ def mockpolicy(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subp
     return run([executable("mockpolicy"), *args], cwd=cwd, env=env)
 
 
-_ANALYSED_IN_PROCESS: set[Path] = set()
 
 
 def mockpolicy_in_process(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """What ``mockpolicy(*args, cwd=cwd, env=env)`` returns, from
     ``mockpolicy.cli.main(args)`` run in this process: no interpreter to start.
-
-    A run here must not be able to lean on what an earlier run in this process
-    left behind, so each call that analyses must be this process's first look at
-    its project (a fresh ``tmp_path``); a folder inside or around one analysed
-    in-process before is refused. Run a project more than once with ``mockpolicy()``."""
+    Each run has its own session, so nothing an earlier run learnt is reused."""
     from mockpolicy.cli import main
 
     where = cwd.resolve()
-    if args[:1] != ("explain",):
-        seen = [s for s in _ANALYSED_IN_PROCESS if s == where or s in where.parents or where in s.parents]
-        assert not seen, f"{where} was analysed in this process already ({seen[0]}): use mockpolicy() for a second run"
-        _ANALYSED_IN_PROCESS.add(where)
     out, err = io.StringIO(), io.StringIO()
     with pytest.MonkeyPatch.context() as monkeypatch, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         monkeypatch.chdir(where)

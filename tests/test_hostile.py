@@ -10,9 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import mockpolicy, pylint, write_tree
-
-from mockpolicy.cli import main
+from conftest import mockpolicy, mockpolicy_in_process, pylint, write_tree
 
 BAD_MOCK = """
     from unittest import mock
@@ -54,21 +52,17 @@ REFUSED = {
 }
 
 
-def _in_process(project: Path, *args: str, capsys: pytest.CaptureFixture[str], chdir: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    chdir.chdir(project)
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+def _run(*args: str, cwd: Path) -> tuple[int, str, str]:
+    result = mockpolicy_in_process(*args, cwd=cwd)
+    return result.returncode, result.stdout, result.stderr
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE_CONFIGS))
-def test_a_hostile_configuration_is_one_sentence_or_ignored(
-    app_project: Path, name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_hostile_configuration_is_one_sentence_or_ignored(app_project: Path, name: str) -> None:
     (app_project / "pyproject.toml").write_text(HOSTILE_CONFIGS[name])
     write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
     for command in (["check"], ["baseline"]):
-        code, out, err = _in_process(app_project, *command, capsys=capsys, chdir=monkeypatch)
+        code, out, err = _run(*command, cwd=app_project)
         if name in REFUSED:
             assert code == 2, (command, out, err)
             assert err.startswith("mockpolicy: error: ") and err.count("\n") == 1, err
@@ -120,15 +114,13 @@ HOSTILE_BASELINES = {
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE_BASELINES))
-def test_a_hostile_baseline_is_one_sentence_and_never_overwritten(
-    app_project: Path, name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_hostile_baseline_is_one_sentence_and_never_overwritten(app_project: Path, name: str) -> None:
     write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
     path = app_project / "baselines" / "mockpolicy.json"
     path.parent.mkdir()
     path.write_text(HOSTILE_BASELINES[name], encoding="utf-8")
     for command in (["check"], ["prune"], ["baseline", "--force"]):
-        code, out, err = _in_process(app_project, *command, capsys=capsys, chdir=monkeypatch)
+        code, out, err = _run(*command, cwd=app_project)
         assert code == 2, (command, out, err)
         assert err.startswith("mockpolicy: error: ") and err.count("\n") == 1 and "mockpolicy.json" in err, err
     assert path.read_text(encoding="utf-8") == HOSTILE_BASELINES[name]
@@ -144,31 +136,27 @@ def test_pylint_survives_a_hostile_baseline(app_project: Path) -> None:
     assert found == ["first-party-mock", "mock-analysis-error"]
 
 
-def test_a_baseline_path_that_cannot_exist_is_one_sentence(
-    app_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_baseline_path_that_cannot_exist_is_one_sentence(app_project: Path) -> None:
     (app_project / "pyproject.toml").write_text(PROJECT + f'[tool.mockpolicy]\nbaseline = "{"b" * 300}.json"\n')
     write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
     for command in (["check"], ["baseline"]):
-        code, out, err = _in_process(app_project, *command, capsys=capsys, chdir=monkeypatch)
+        code, out, err = _run(*command, cwd=app_project)
         assert code == 2 and err.startswith("mockpolicy: error: ") and err.count("\n") == 1, (command, err)
 
 
-def test_baseline_force_on_some_paths_keeps_the_other_entries(
-    app_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_baseline_force_on_some_paths_keeps_the_other_entries(app_project: Path) -> None:
     write_tree(app_project, {
         "tests/test_a.py": BAD_MOCK,
         "tests/test_b.py": BAD_MOCK.replace("Runner.claim", "run").replace("test_claim", "test_run"),
     })
-    assert _in_process(app_project, "baseline", capsys=capsys, chdir=monkeypatch)[0] == 0
+    assert mockpolicy_in_process("baseline", cwd=app_project).returncode == 0
     recorded = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
     assert sorted(e["path"] for e in recorded) == ["tests/test_a.py", "tests/test_b.py"]
     (app_project / "tests" / "test_a.py").write_text("def test_nothing():\n    pass\n")
-    assert _in_process(app_project, "baseline", "--force", "tests/test_a.py", capsys=capsys, chdir=monkeypatch)[0] == 0
+    assert mockpolicy_in_process("baseline", "--force", "tests/test_a.py", cwd=app_project).returncode == 0
     kept = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
     assert [e["path"] for e in kept] == ["tests/test_b.py"]
-    assert _in_process(app_project, "check", capsys=capsys, chdir=monkeypatch)[0] == 0
+    assert mockpolicy_in_process("check", cwd=app_project).returncode == 0
 
 
 INJECTED = """
@@ -182,11 +170,9 @@ INJECTED = """
 
 
 @pytest.mark.parametrize("fmt", ["text", "github", "markdown", "json", "sarif", "gitlab", "rdjson"])
-def test_control_characters_from_the_pull_request_never_start_an_output_line(
-    app_project: Path, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_control_characters_from_the_pull_request_never_start_an_output_line(app_project: Path, fmt: str) -> None:
     write_tree(app_project, {"tests/test_jobs.py": INJECTED})
-    code, out, err = _in_process(app_project, "check", "--format", fmt, capsys=capsys, chdir=monkeypatch)
+    code, out, err = _run("check", "--format", fmt, cwd=app_project)
     assert code == 1, err
     assert "pwned" in out
     for line in (out + err).splitlines():
@@ -194,36 +180,32 @@ def test_control_characters_from_the_pull_request_never_start_an_output_line(
         assert "\x1b" not in line
 
 
-def test_a_baseline_excerpt_cannot_inject_a_workflow_command(
-    app_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_baseline_excerpt_cannot_inject_a_workflow_command(app_project: Path) -> None:
     write_tree(app_project, {"tests/test_jobs.py": "def test_nothing():\n    pass\n"})
     entry = json.loads(ENTRY)
     entry["excerpt"] = "x\n::stop-commands::token\n"
     entry["scope"] = "test\r\n::error::scope"
     (app_project / "baselines").mkdir()
     (app_project / "baselines" / "mockpolicy.json").write_text(json.dumps({"format": 1, "entries": [entry]}))
-    code, out, err = _in_process(app_project, "check", capsys=capsys, chdir=monkeypatch)
+    code, out, err = _run("check", cwd=app_project)
     assert code == 1 and "stale" in err
-    code, out, err = _in_process(app_project, "prune", capsys=capsys, chdir=monkeypatch)
+    code, out, err = _run("prune", cwd=app_project)
     assert code == 0 and "removed" in out
     for line in (out + err).splitlines():
         assert not line.startswith("::"), line
 
 
-def test_baseline_file_is_readable_by_others_and_keeps_its_mode(
-    app_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_baseline_file_is_readable_by_others_and_keeps_its_mode(app_project: Path) -> None:
     write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
     umask = os.umask(0o022)
     try:
-        assert _in_process(app_project, "baseline", capsys=capsys, chdir=monkeypatch)[0] == 0
+        assert mockpolicy_in_process("baseline", cwd=app_project).returncode == 0
     finally:
         os.umask(umask)
     path = app_project / "baselines" / "mockpolicy.json"
     assert path.stat().st_mode & 0o777 == 0o644
     path.chmod(0o664)
-    assert _in_process(app_project, "baseline", "--force", capsys=capsys, chdir=monkeypatch)[0] == 0
+    assert mockpolicy_in_process("baseline", "--force", cwd=app_project).returncode == 0
     assert path.stat().st_mode & 0o777 == 0o664
 
 

@@ -26,7 +26,6 @@ from mockpolicy.source import SourceError, read_source
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, fixture_decorator
 
 
-
 @dataclass
 class MockUnderTest:
     """A mock with a block (or, for ``--fix``, a partial mock without one)."""

@@ -15,10 +15,9 @@ from collections.abc import Iterator
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.symbols import ClassInfo, ModuleInfo
-from mockpolicy.symbols import Kind, Scope, Value
 from mockpolicy.rules import INCOMPLETE_MOCK_MODULE, INCOMPLETE_MOCK_OBJECT
 from mockpolicy.sites import Context, MockSite, Target
+from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 
 SHOWN = 5  # missing names listed in a message before "and N more"
 # Calls that make an object holding exactly the keyword arguments given.

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.resolve import BUILTIN_NAMES
-from mockpolicy.symbols import Kind
 from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
 from mockpolicy.sites import MockSite, Target
+from mockpolicy.symbols import Kind
 from mockpolicy.vocabulary import (
     MOCK_CLASSES,
     PATCH_DEFAULT,

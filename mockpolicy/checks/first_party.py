@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.symbols import Kind
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS
 from mockpolicy.sites import Context, MockSite, Target, root_key
+from mockpolicy.symbols import Kind
 from mockpolicy.vocabulary import MOCK_USE_ATTRIBUTES
 
 _KIND_WORDS = {

@@ -17,11 +17,10 @@ from pathlib import Path
 
 from mockpolicy.analysis import Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.symbols import ClassInfo
-from mockpolicy.symbols import Kind, Scope
 from mockpolicy.project import resolved
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
 from mockpolicy.sites import Context, MockSite, dotted_parts, root_key
+from mockpolicy.symbols import ClassInfo, Kind, Scope
 from mockpolicy.vocabulary import (
     CLEANUP_REGISTRARS,
     PATCHER_START,

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.symbols import Kind
 from mockpolicy.rules import PATCH_AT_DEFINITION_SITE
 from mockpolicy.sites import Context, MockSite
+from mockpolicy.symbols import Kind
 
 
 def _used_modules(analysis: Analysis) -> set[str]:

@@ -20,8 +20,8 @@ from mockpolicy import __version__
 from mockpolicy.findings import Finding
 from mockpolicy.fixes import fix_for
 from mockpolicy.formats.context import TOOL_URL, Context, RuleInfo, Sources
-from mockpolicy.identity import finding_keys
 from mockpolicy.formats.linehash import line_hashes
+from mockpolicy.identity import finding_keys
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 KEY_NAME = "mockpolicy/v1"
