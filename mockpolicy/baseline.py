@@ -155,17 +155,25 @@ def write(path: Path, baseline: Baseline) -> None:
     """Write atomically: a temporary file created exclusively in the same folder,
     then a rename, so an interrupted write leaves the previous file whole. The
     file keeps the mode of the one it replaces (new files: 0644 less the umask),
-    so other users and CI containers can read it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = _mode_for(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    so other users and CI containers can read it. Raises ``BaselineError`` when
+    the folder cannot be written."""
+    text = render(baseline)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = _mode_for(path)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot be written ({exc.strerror or exc}).") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(render(baseline))
+            stream.write(text)
             stream.flush()
             os.fchmod(stream.fileno(), mode)
             os.fsync(stream.fileno())
         os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise BaselineError(f"{path}: cannot be written ({exc.strerror or exc}).") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

@@ -42,11 +42,16 @@ class Engine:
         self.libraries = Libraries(project)
         self.memo = Memo()
 
+    def read(self, path: str | Path) -> bytes:
+        """The bytes of the source file at ``path``, within the project's size
+        limit; raises ``SourceError``."""
+        return read_source(Path(path), self.project.max_file_bytes)
+
     def analyse_file(self, path: str | Path) -> list[Finding]:
         """Findings for the file at ``path``, read from disk."""
         shown = str(path)
         try:
-            data = read_source(Path(path))
+            data = self.read(path)
         except SourceError as exc:
             return [analysis_error(shown, str(exc))]
         return self.analyse_source(shown, data)

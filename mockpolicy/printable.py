@@ -10,15 +10,16 @@ _NAMED = {"\n": "\\n", "\r": "\\r"}
 
 
 def printable(text: str) -> str:
-    """``text`` with every control character except tab (C0, DEL, C1) and the
-    Unicode line and paragraph separators written as backslash escapes."""
+    """``text`` with every control character except tab (C0, DEL, C1), the
+    Unicode line and paragraph separators, and lone surrogates (undecodable
+    bytes of a file name) written as backslash escapes."""
     if text.isprintable():
         return text
     return "".join(_escaped(character) for character in text)
 
 
 def _escaped(character: str) -> str:
-    if character == "\t" or unicodedata.category(character) not in ("Cc", "Zl", "Zp"):
+    if character == "\t" or unicodedata.category(character) not in ("Cc", "Zl", "Zp", "Cs"):
         return character
     if character in _NAMED:
         return _NAMED[character]

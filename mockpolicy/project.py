@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mockpolicy.errors import MockpolicyError
+from mockpolicy.source import MAX_SOURCE_BYTES, SourceError, read_source
 from mockpolicy.vocabulary import callee_name
 
 if sys.version_info >= (3, 11):
@@ -41,7 +42,9 @@ OPTIONS: dict[str, str] = {
     "exclude": "list of glob patterns (relative to the project root) of files and folders to skip",
     "baseline": f"path of the baseline file, relative to the project root (default {DEFAULT_BASELINE})",
     "require-spec": 'which mocks need a spec: "all" (default), "first-party" (mocks of project code) or "off"',
+    "max-file-size": "largest file analysed, in MiB (default 10); a larger one is reported as mock-analysis-error",
 }
+MAX_FILE_SIZE_LIMIT = 1024  # MiB: beyond this the setting is a mistake, not a choice
 REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
 
 
@@ -91,6 +94,11 @@ class Project:
         return str(self.settings.get("require-spec", "all"))
 
     @property
+    def max_file_bytes(self) -> int:
+        """The size above which a file is not analysed (``max-file-size``)."""
+        return int(self.settings.get("max-file-size", MAX_SOURCE_BYTES // (1024 * 1024))) * 1024 * 1024
+
+    @property
     def baseline_path(self) -> Path:
         return self.root / str(self.settings.get("baseline", DEFAULT_BASELINE))
 
@@ -99,12 +107,23 @@ class Project:
 
     def relative(self, path: str | Path) -> str:
         """``path`` as a POSIX path relative to the root when it is inside it (a
-        symlinked file keeps its own name, not its target's)."""
+        symlinked file keeps its own name, not its target's). A name that is not
+        valid UTF-8 shows its undecodable bytes as ``\\xNN``, so every output
+        format and the baseline can hold it."""
         absolute = resolved(Path(path).parent) / Path(path).name
         try:
-            return absolute.relative_to(self.root).as_posix()
+            shown = absolute.relative_to(self.root).as_posix()
         except ValueError:
-            return absolute.as_posix()
+            shown = absolute.as_posix()
+        return _displayable(shown)
+
+
+def _displayable(name: str) -> str:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    return name
 
 
 def find_root(start: Path) -> Path:
@@ -187,6 +206,12 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
         if key in ("baseline", "tests"):
             for item in [value] if isinstance(value, str) else value:
                 _check_inside(path, key, item)
+        if key == "max-file-size" and not (
+            type(value) is int and 1 <= value <= MAX_FILE_SIZE_LIMIT  # noqa: E721 - bool is an int subclass
+        ):
+            raise ConfigError(
+                f"{path}: [tool.mockpolicy] max-file-size must be a whole number of MiB from 1 to {MAX_FILE_SIZE_LIMIT}."
+            )
         if key == "require-spec" and value not in REQUIRE_SPEC_CHOICES:
             choices = ", ".join(f'"{c}"' for c in REQUIRE_SPEC_CHOICES)
             raise ConfigError(f"{path}: [tool.mockpolicy] require-spec must be one of {choices}.")
@@ -347,9 +372,9 @@ def _setup_keyword(path: Path, name: str) -> ast.expr | None:
     if not path.is_file():
         return None
     try:
-        tree = ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError, OSError):
-        return None
+        tree = ast.parse(read_source(path))
+    except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
+        return None  # an unusable setup.py declares nothing
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and callee_name(node) == "setup":
             for keyword in node.keywords:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,60 @@ def test_writers_are_serialised_and_killed_writers_leave_nothing_behind(app_proj
     assert "recorded 1 finding" in out and not leftover.exists()
     second = mockpolicy("baseline", cwd=app_project)  # a second writer does not silently replace it
     assert second.returncode == 2 and "already exists" in second.stderr
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped_everywhere(app_project: Path) -> None:
+    name = os.fsdecode(b"test_\xff.py")
+    (app_project / "tests" / name).write_text(textwrap.dedent(BAD_MOCK))
+    for fmt in ("text", "json", "sarif", "gitlab", "rdjson", "github", "markdown"):
+        code, out, err = _run("check", "--format", fmt, cwd=app_project)
+        assert code == 1 and "Traceback" not in err, (fmt, err)
+        assert "xff.py" in out, (fmt, out[:300])  # escaped as \\xff (percent-encoded in SARIF URIs)
+    assert _run("baseline", cwd=app_project)[0] == 0
+    assert _run("check", cwd=app_project)[0] == 0
+
+
+def test_a_baseline_folder_that_cannot_be_written_is_one_sentence(app_project: Path) -> None:
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    (app_project / "baselines").write_text("a file where the folder should be")
+    code, out, err = _run("baseline", cwd=app_project)
+    assert code == 2 and err.startswith("mockpolicy: error: ") and err.count("\n") == 1, err
+
+
+def test_a_setup_py_too_deep_to_parse_declares_nothing(app_project: Path) -> None:
+    (app_project / "setup.py").write_text("from setuptools import setup\nsetup(name=" + " + ".join(["'a'"] * 3000) + ")\n")
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    code, out, err = _run("check", cwd=app_project)
+    assert code == 1 and "first-party-mock" in out, err
+
+
+def test_the_size_cap_is_configurable_and_a_huge_file_costs_little_memory(app_project: Path) -> None:
+    import resource
+    import subprocess
+
+    from conftest import executable
+
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    huge = app_project / "tests" / "test_huge.py"
+    block = 'def test_{n}():\n    with mock.patch("app.jobs.time.sleep", autospec=True):\n        pass\n\n'
+    with huge.open("w") as handle:
+        handle.write("from unittest import mock\n\n")
+        for n in range(20 * 1024 * 1024 // len(block) + 1):
+            handle.write(block.format(n=n))
+    assert huge.stat().st_size > 20 * 1024 * 1024
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    result = subprocess.run([executable("mockpolicy"), "check", "--format", "json"], cwd=app_project,
+                            capture_output=True, text=True, check=False)
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    found = {(f["path"], f["symbol"]) for f in json.loads(result.stdout)}
+    assert found == {("tests/test_jobs.py", "first-party-mock"), ("tests/test_huge.py", "mock-analysis-error")}
+    assert "larger than 10 MiB" in result.stdout
+    assert peak_kib < 1024 * 1024 or peak_kib == before  # under 1 GiB (or an earlier child set the maximum)
+    (app_project / "pyproject.toml").write_text(PROJECT + "[tool.mockpolicy]\nmax-file-size = 1\n")
+    huge.write_text("from unittest import mock\n" + "x = 1\n" * 200_000)
+    code, out, _ = _run("check", cwd=app_project)
+    assert code == 1 and "test_huge.py" in out and "larger than 1 MiB" in out
+    for bad in ("true", "0", '"10"', "2000"):
+        (app_project / "pyproject.toml").write_text(PROJECT + f"[tool.mockpolicy]\nmax-file-size = {bad}\n")
+        code, _, err = _run("check", cwd=app_project)
+        assert code == 2 and "max-file-size must be a whole number" in err, bad

@@ -29,7 +29,6 @@ from mockpolicy.engine import Engine, Session, analysis_error
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
 from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, INFERRED_RULES
-from mockpolicy.source import read_source
 
 if TYPE_CHECKING:
     from astroid import nodes
@@ -81,7 +80,7 @@ class MockPolicyChecker(BaseChecker):
         assert session is not None
         try:
             engine = session.engine_for(path)
-            data = node.file_bytes if node.file_bytes is not None else read_source(Path(path))
+            data = node.file_bytes if node.file_bytes is not None else engine.read(path)
         except MockpolicyError as exc:
             return [analysis_error(path, str(exc))]
         if isinstance(data, str):
