@@ -33,13 +33,16 @@ T = TypeVar("T")
 class Engine:
     """Analyses files of one project."""
 
-    def __init__(self, project: Project, families: Sequence[Family] = FAMILIES) -> None:
+    def __init__(self, project: Project, families: Sequence[Family] = FAMILIES, lean: bool = False) -> None:
+        """``lean`` trades time for memory: function bodies of the modules targets
+        resolve into are dropped once indexed and parsed again when first needed
+        (for a host process, such as pylint's, whose memory is not ours)."""
         self.project = project
         self.families = tuple(families)
-        self.index = ModuleIndex(project.source_roots)
+        self.index = ModuleIndex(project.source_roots, defer_bodies=lean)
         self.resolver = Resolver(project, self.index)
         self.fixtures = Fixtures(project, self.index, self.resolver)
-        self.libraries = Libraries(project)
+        self.libraries = Libraries(project, defer_bodies=lean)
         self.memo = Memo()
 
     def read(self, path: str | Path) -> bytes:
@@ -120,7 +123,8 @@ class Session:
     """The engines of one run, one per project root, found from the files it
     is given. Drop the session to drop everything its engines learnt."""
 
-    def __init__(self) -> None:
+    def __init__(self, lean: bool = False) -> None:
+        self.lean = lean  # see Engine
         self._engines: dict[Path, Engine] = {}
         self._roots: dict[Path, Path] = {}
 
@@ -133,5 +137,5 @@ class Session:
             root = self._roots[directory] = find_root(directory)
         engine = self._engines.get(root)
         if engine is None:
-            engine = self._engines[root] = Engine(load_project(root))
+            engine = self._engines[root] = Engine(load_project(root), lean=self.lean)
         return engine

@@ -215,8 +215,9 @@ class ModuleIndex:
     source does not parse.
     """
 
-    def __init__(self, source_roots: tuple[Path, ...]) -> None:
+    def __init__(self, source_roots: tuple[Path, ...], defer_bodies: bool = False) -> None:
         self.source_roots = source_roots
+        self.defer_bodies = defer_bodies  # parse function bodies again on first use (see mockpolicy.bodies)
         self._modules: dict[str, ModuleInfo | None] = {}
         self._located: dict[str, tuple[Path | None, bool] | None] = {}
         self._import_words: dict[Path, frozenset[str]] = {}
@@ -291,10 +292,11 @@ class ModuleIndex:
                     tree = None
                 if tree is not None:
                     info = summarize(name, path, is_package, tree)
-                    try:
-                        defer_bodies(tree, decode_source(data))
-                    except (UnicodeDecodeError, SyntaxError):
-                        pass  # bodies stay as parsed
+                    if self.defer_bodies:
+                        try:
+                            defer_bodies(tree, decode_source(data))
+                        except (UnicodeDecodeError, SyntaxError):
+                            pass  # bodies stay as parsed
         self._modules[name] = info
         return info
 

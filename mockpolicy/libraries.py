@@ -20,8 +20,9 @@ from mockpolicy.symbols import Kind, Value
 class Libraries:
     """Resolves dotted paths into installed libraries; built on first use."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, defer_bodies: bool = False) -> None:
         self.project = project
+        self.defer_bodies = defer_bodies
         self._resolver: Resolver | None = None
 
     @property
@@ -34,7 +35,7 @@ class Libraries:
                 if path.is_dir() and path not in own and path not in roots:
                     roots.append(path)
             outside = Project(self.project.root, frozenset(), tuple(roots), ())
-            self._resolver = Resolver(outside, ModuleIndex(tuple(roots)))
+            self._resolver = Resolver(outside, ModuleIndex(tuple(roots), self.defer_bodies))
         return self._resolver
 
     def function(self, dotted: str) -> Value | None:

@@ -133,3 +133,19 @@ def test_an_unreadable_file_is_one_finding(app_project: Path) -> None:
     os.mkfifo(fifo)
     [error] = Session().engine_for(fifo).analyse_file(fifo)
     assert error.symbol == ANALYSIS_ERROR.symbol and error.message.endswith("not a regular file.")
+
+
+def test_a_lean_engine_finds_exactly_what_a_normal_one_finds() -> None:
+    from conftest import REPO
+
+    projects = [REPO / "examples" / "shop", REPO / "tests" / "functional_project"]
+    files = [path for project in projects for path in sorted(project.rglob("*.py")) if "src" not in path.parts]
+    normal, lean = Session(), Session(lean=True)
+    compared = 0
+    for path in files:
+        found = normal.engine_for(path).analyse_file(path)
+        assert lean.engine_for(path).analyse_file(path) == found, path
+        compared += len(found)
+    assert compared > 100
+    deferred = [info for info in lean.engine_for(files[0]).index._modules.values() if info is not None]
+    assert deferred  # the lean engine indexed modules (with deferred bodies) to get there

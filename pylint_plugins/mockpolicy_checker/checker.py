@@ -54,7 +54,7 @@ class MockPolicyChecker(BaseChecker):
         self._baselines: dict[Path, baseline.Baseline | MockpolicyError] = {}
 
     def open(self) -> None:
-        self._session = Session()
+        self._session = Session(lean=True)  # pylint's memory is the user's: keep our share small
         self._baselines = {}
 
     def close(self) -> None:
