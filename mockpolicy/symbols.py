@@ -64,7 +64,13 @@ class ModuleInfo:
     bindings: dict[str, Binding] = field(default_factory=dict)
     star_imports: list[str] = field(default_factory=list)
     has_getattr: bool = False  # names may appear at run time: __getattr__, or the module rewrites itself
-    volatile: bool = False  # the file under analysis: nothing about it is cached
+    # The file under analysis. The engine adds its summary to the index for one
+    # file and removes it after; what the resolver and the fixture finder
+    # remember lives as long as the engine, so nothing derived from a volatile
+    # module (or from a class it defines) may be stored in their caches. Their
+    # caches are keyed by id() of index objects, which the index keeps alive for
+    # the engine's lifetime; a volatile module's objects die with the file.
+    volatile: bool = False
     # import path -> the top-level names this module bound it to (from x import y as z)
     imported: dict[str, list[str]] = field(default_factory=dict)
 
