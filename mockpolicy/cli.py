@@ -1,4 +1,4 @@
-"""The ``mockpolicy`` command: ``check``, ``review``, ``baseline``, ``prune`` and ``explain``.
+"""The ``mockpolicy`` command: ``check``, ``review``, ``baseline``, ``prune``, ``branches``, ``report`` and ``explain``.
 
 ``main(argv) -> int`` returns an exit status: 0 clean, 1 findings, 2 usage or
 configuration error (one sentence on stderr, never a traceback).
@@ -12,12 +12,11 @@ import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from mockpolicy import __version__, baseline, gitio
+from mockpolicy import __version__, baseline, gitio, workers
 from mockpolicy.diffs import FILTERS
 from mockpolicy.engine import Session
 from mockpolicy.errors import MockpolicyError
@@ -78,6 +77,12 @@ def _parser() -> argparse.ArgumentParser:
         "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
     )
     branches.add_argument("--fix", action="store_true", help="rewrite the blocks' 'untested:' lines from the data")
+    report = analysing("report", "write a self-contained HTML report of the suite's mock debt")
+    report.add_argument("--output", default="mockpolicy-report.html", metavar="FILE",
+                        help="where to write the page (default: mockpolicy-report.html)")
+    report.add_argument("--history", type=_depth, default=30, metavar="N",
+                        help="show the last N commits that changed the baseline file (default: 30)")
+    report.add_argument("--data", metavar="FILE", help="also check '# mock-partial:' blocks against this coverage data")
     for command in (record, prune):
         command.add_argument(
             "--data", metavar="FILE", help="also record (or prune) coverage-based findings from this coverage data"
@@ -90,6 +95,12 @@ def _parser() -> argparse.ArgumentParser:
 def _pr_number(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a pull request number, got '{text}'")
+    return int(text)
+
+
+def _depth(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number of commits, got '{text}'")
     return int(text)
 
 
@@ -111,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "branches":
             run = _collect_coverage(args.paths, Path(args.data), args.fix)
             return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
+        if args.command == "report":
+            return _report(args)
         if args.command == "review" and (args.post is None) != (args.pr is None):
             raise UsageError("--post and --pr go together: `--post github --pr N`.")
         run = _collect(args.paths, args.jobs)
@@ -269,6 +282,22 @@ def _review(run: Run, args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if change.findings else EXIT_OK
 
 
+def _report(args: argparse.Namespace) -> int:
+    from mockpolicy.report import page
+
+    project, roots = _project_and_roots(args.paths)
+    files = sorted(set(_python_files(roots)))
+    gathered = page.gather(files, args.jobs)
+    run = Run(project, roots, files, gathered.findings)
+    covered = coverage_findings(project, files, Path(args.data)) if args.data is not None else None
+    output = Path(args.output)
+    shown = [project.relative(root) for root in roots]
+    report = page.write(project, gathered, covered, run.covers, output, args.history, shown, len(files))
+    _say(f"mockpolicy: wrote {output}: {report.total} finding(s), {report.new} new, "
+         f"{report.map.sites} mock(s) of first-party code.")
+    return EXIT_OK
+
+
 def _record(run: Run, force: bool) -> int:
     path = run.project.baseline_path
     with baseline.locked(path):
@@ -342,20 +371,9 @@ def _python_files(roots: list[Path]) -> Iterator[Path]:
 
 
 def analyse_files(files: Sequence[Path], jobs: int) -> list[Finding]:
-    """Findings for ``files``, paths relative to each file's project root, sorted.
-
-    With ``jobs`` > 1 the files are shared among at most that many worker
-    processes (never more than there are files), each with its own session;
-    workers end with their parent.
-    """
-    workers = min(jobs, len(files))
-    if workers > 1:
-        chunk = max(1, len(files) // (workers * 8))
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
-            batches = list(pool.map(_analyse_in_worker, files, chunksize=chunk))
-    else:
-        session = Session()
-        batches = [_analyse_one(session, path) for path in files]
+    """Findings for ``files``, paths relative to each file's project root, sorted
+    (``jobs``: see ``workers.per_file``)."""
+    batches = workers.per_file(files, jobs, _analyse_one)
     return sorted(finding for batch in batches for finding in batch)
 
 
@@ -363,35 +381,6 @@ def _analyse_one(session: Session, path: Path) -> list[Finding]:
     engine = session.engine_for(path)
     relative = engine.project.relative(path)
     return [replace(f, path=relative) for f in engine.analyse_file(path)]
-
-
-_worker_session: Session | None = None  # the session of a worker process (see _start_worker)
-
-
-def _start_worker() -> None:
-    """Set up a worker process: its own session, and death with its parent."""
-    global _worker_session
-    _worker_session = Session()
-    _die_with_parent()
-
-
-def _analyse_in_worker(path: Path) -> list[Finding]:
-    assert _worker_session is not None
-    return _analyse_one(_worker_session, path)
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to end this process when its parent dies (a no-op elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-    import signal
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
 
 
 def console_main() -> None:

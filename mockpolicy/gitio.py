@@ -75,3 +75,24 @@ def diff_since(path: Path, commit: str) -> str:
     if result.returncode != 0:
         raise GitError(f"git diff against {commit[:12]} failed in {top}: {result.stderr.strip()}")
     return result.stdout
+
+
+def file_commits(path: Path, limit: int) -> list[tuple[str, int, str]]:
+    """The last ``limit`` commits reachable from HEAD that changed ``path``, newest
+    first, as (commit, committer time in seconds since the epoch, subject); [] when
+    the file has never been committed or HEAD has no commit yet. Renames are not
+    followed. Raises ``GitError`` outside a repository."""
+    top = toplevel(path.parent if path.parent.exists() else Path.cwd())
+    if limit < 1 or _git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], top).returncode != 0:
+        return []
+    relative = path.resolve().relative_to(top).as_posix()
+    result = _git(["log", f"--max-count={limit}", "--format=%H%x1f%ct%x1f%s", "--", f":(literal){relative}"], top)
+    if result.returncode != 0:
+        raise GitError(f"git log of {relative} failed in {top}: {result.stderr.strip()}")
+    commits = []
+    for line in result.stdout.splitlines():
+        commit, _, rest = line.partition("\x1f")
+        seconds, _, subject = rest.partition("\x1f")
+        if commit and seconds.isdigit():
+            commits.append((commit, int(seconds), subject))
+    return commits

@@ -89,17 +89,28 @@ class Sources:
 
 
 @dataclass(frozen=True)
+class TrendPoint:
+    """One version of the baseline file in its history: a label (date and
+    commit) and how many findings it allows."""
+
+    label: str
+    allowed: int
+
+
+@dataclass(frozen=True)
 class Context:
     """What a format may use beside the findings.
 
     ``root`` is the folder finding paths are relative to (source lines are read
     from it); ``baselined`` the findings the baseline allowed (for summaries);
-    ``extra_rules`` metadata for symbols mockpolicy does not define.
+    ``extra_rules`` metadata for symbols mockpolicy does not define; ``trend``
+    the baseline's history, oldest first (for the Markdown summary's chart).
     """
 
     root: Path | None = None
     baselined: Sequence[Finding] = ()
     extra_rules: Mapping[str, RuleInfo] = field(default_factory=dict)
+    trend: Sequence[TrendPoint] = ()
 
     def rule(self, symbol: str) -> RuleInfo:
         return rule_info(symbol, self.extra_rules)

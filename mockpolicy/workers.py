@@ -1,0 +1,58 @@
+"""Running one job per file, in this process or shared among worker processes,
+each with its own ``Session``; the result does not depend on how many."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from mockpolicy.engine import Session
+
+T = TypeVar("T")
+
+
+def per_file(files: Sequence[Path], jobs: int, job: Callable[[Session, Path], T]) -> list[T]:
+    """``job(session, path)`` for each of ``files``, in order. With ``jobs`` > 1
+    the files are shared among at most that many worker processes (never more
+    than there are files), each with its own session; workers end with their
+    parent. ``job`` must be a module-level function (it is pickled)."""
+    workers = min(jobs, len(files))
+    if workers > 1:
+        chunk = max(1, len(files) // (workers * 8))
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
+            return list(pool.map(functools.partial(_in_worker, job), files, chunksize=chunk))
+    session = Session()
+    return [job(session, path) for path in files]
+
+
+_worker_session: Session | None = None  # the session of a worker process (see _start_worker)
+
+
+def _start_worker() -> None:
+    """Set up a worker process: its own session, and death with its parent."""
+    global _worker_session
+    _worker_session = Session()
+    _die_with_parent()
+
+
+def _in_worker(job: Callable[[Session, Path], T], path: Path) -> T:
+    assert _worker_session is not None
+    return job(_worker_session, path)
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to end this process when its parent dies (a no-op elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
