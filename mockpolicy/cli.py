@@ -21,7 +21,7 @@ from mockpolicy.diffs import FILTERS
 from mockpolicy.engine import Session
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
-from mockpolicy.formats import FORMATS, Context, emit
+from mockpolicy.formats import FORMATS, Context, TrendPoint, emit
 from mockpolicy.identity import Identity, count_identities
 from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
@@ -234,7 +234,8 @@ def _check(
         current = baseline.load(path)
         findings, stale = baseline.compare(baseline.select(current, rules), run.findings, run.covers)
     new = {id(f) for f in findings}
-    emit(findings, fmt, Context(run.project.root, [f for f in run.findings if id(f) not in new]), sys.stdout)
+    baselined = [f for f in run.findings if id(f) not in new]
+    emit(findings, fmt, Context(run.project.root, baselined, trend=_trend(run.project, fmt)), sys.stdout)
     shown = run.project.relative(path)
     for identity, allowed, found in stale:
         _say(
@@ -246,6 +247,15 @@ def _check(
     if base is not None:
         failed = _ratchet(path, shown, current, base) or failed
     return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def _trend(project: Project, fmt: str) -> list[TrendPoint]:
+    """The baseline's history for the Markdown summary's chart ([] for other formats)."""
+    if fmt != "markdown":
+        return []
+    from mockpolicy.report import history
+
+    return history.read(project).trend()
 
 
 def _ratchet(path: Path, shown: str, current: baseline.Baseline, base: str) -> bool:
@@ -272,7 +282,7 @@ def _review(run: Run, args: argparse.Namespace) -> int:
     if args.data is not None:
         findings = sorted(findings + coverage_findings(run.project, run.files, Path(args.data)))
     change = review(run.project, findings, args.base, args.filter_mode)
-    context = Context(run.project.root, change.baselined)
+    context = Context(run.project.root, change.baselined, trend=_trend(run.project, args.format))
     if args.post == "github":
         from mockpolicy.github_review import post_or_fall_back
 

@@ -15,9 +15,9 @@ from typing import TextIO
 
 from mockpolicy.findings import Finding
 from mockpolicy.formats import github, gitlab, markdown, plain, rdjson, sarif
-from mockpolicy.formats.context import Context, RuleInfo
+from mockpolicy.formats.context import Context, RuleInfo, TrendPoint
 
-__all__ = ["FORMATS", "Context", "RuleInfo", "emit", "render"]
+__all__ = ["FORMATS", "Context", "RuleInfo", "TrendPoint", "emit", "render"]
 
 FORMATS = ("text", "json", "sarif", "rdjson", "github", "gitlab", "markdown")
 
