@@ -1,0 +1,122 @@
+"""Report benchmark: ``mockpolicy report`` against ``mockpolicy check`` on a real suite.
+
+    python benchmarks/report.py SUITE_ROOT TESTS [--commits 20] [--repeat 3] [--screenshot FILE.png]
+
+Copies SUITE_ROOT to a temporary folder (the original is never written), makes
+it a git repository whose baseline file has --commits versions (the first
+allows today's findings plus a share more, each later one fewer, the last
+exactly today's), then prints, measured in this one run on this machine:
+  * check  - ``mockpolicy check TESTS`` in a fresh process;
+  * report - ``mockpolicy report TESTS`` in a fresh process (target: <= 1.5x check);
+  * the page's size (target: < 3 MB);
+  * in headless chromium (Debian's chromium and chromedriver, through selenium):
+    the time from navigation to the page's script having run (target: < 2 s),
+    and to the load event.
+Each time is the median of --repeat runs. Nothing is asserted: the machine is
+shared, so read ratios, not seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MOCKPOLICY = [sys.executable, "-m", "mockpolicy"]
+GIT_ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com"}
+
+
+def git(repo: Path, *args: str, when: int | None = None) -> None:
+    env = {**os.environ, **GIT_ENV}
+    if when is not None:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = f"{when} +0000"
+    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+
+
+def make_history(repo: Path, tests: str, commits: int) -> int:
+    """Commit ``commits`` versions of the baseline, a week apart; returns today's allowed count."""
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    start = int(time.time()) - 7 * 86400 * commits
+    git(repo, "commit", "-q", "-m", "the suite", when=start)
+    subprocess.run([*MOCKPOLICY, "baseline", tests], cwd=repo, check=True, capture_output=True)
+    path = repo / "baselines" / "mockpolicy.json"
+    today = json.loads(path.read_text(encoding="utf-8"))
+    entries = today["entries"]
+    for number in range(commits):
+        left = commits - 1 - number  # versions still to come after this one
+        extra = [dict(entry, fingerprint=f"{index:016x}", excerpt=f"retired {index}")
+                 for index, entry in enumerate(entries[: len(entries) * left // (commits * 2)])]
+        version = dict(today, entries=entries + extra)
+        path.write_text(json.dumps(version, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", f"baseline: version {number + 1}", when=start + 7 * 86400 * (number + 1))
+    return sum(entry["count"] for entry in entries)
+
+
+def timed(command: list[str], cwd: Path) -> float:
+    begin = time.perf_counter()
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - begin
+
+
+def browser_times(page: Path, screenshot: Path | None) -> tuple[float, float]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1600"):
+        options.add_argument(argument)
+    options.binary_location = shutil.which("chromium") or "chromium"
+    driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "chromedriver"))
+    try:
+        ready, loaded = [], []
+        for _ in range(3):
+            driver.get(page.as_uri())
+            timing = driver.execute_script(
+                "var t = performance.getEntriesByType('navigation')[0];"
+                "return [t.domContentLoadedEventEnd, t.loadEventEnd];")
+            ready.append(timing[0] / 1000)
+            loaded.append(timing[1] / 1000)
+        if screenshot is not None:
+            driver.save_screenshot(str(screenshot))
+        return statistics.median(ready), statistics.median(loaded)
+    finally:
+        driver.quit()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("suite", type=Path)
+    parser.add_argument("tests")
+    parser.add_argument("--commits", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--screenshot", type=Path)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        repo = Path(folder) / args.suite.resolve().name
+        shutil.copytree(args.suite, repo, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        allowed = make_history(repo, args.tests, args.commits)
+        output = repo / "mockpolicy-report.html"
+        check = statistics.median(timed([*MOCKPOLICY, "check", args.tests], repo) for _ in range(args.repeat))
+        report = statistics.median(timed([*MOCKPOLICY, "report", args.tests, "--output", str(output)], repo)
+                                   for _ in range(args.repeat))
+        size = output.stat().st_size
+        print(f"baseline: {allowed} allowed finding(s), {args.commits} commits of history")
+        print(f"check   {check:7.2f} s")
+        print(f"report  {report:7.2f} s   ratio report/check {report / check:.2f} (target <= 1.5)")
+        print(f"page    {size / 1e6:7.2f} MB  (target < 3)")
+        ready, loaded = browser_times(output, args.screenshot)
+        print(f"browser {ready:7.2f} s to DOMContentLoaded (script run), {loaded:.2f} s to load (target < 2)")
+
+
+if __name__ == "__main__":
+    main()
