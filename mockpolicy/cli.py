@@ -28,6 +28,7 @@ from mockpolicy.project import Project, find_root, load_project, resolved
 from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, STATIC_RULES, doc_text, lookup
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+MARKDOWN_TREND_DEPTH = 12  # versions of the baseline the Markdown summary's chart shows
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 
 
@@ -255,7 +256,7 @@ def _trend(project: Project, fmt: str) -> list[TrendPoint]:
         return []
     from mockpolicy.report import history
 
-    return history.read(project).trend()
+    return history.read(project, MARKDOWN_TREND_DEPTH).trend()
 
 
 def _ratchet(path: Path, shown: str, current: baseline.Baseline, base: str) -> bool:
@@ -297,12 +298,14 @@ def _report(args: argparse.Namespace) -> int:
 
     project, roots = _project_and_roots(args.paths)
     files = sorted(set(_python_files(roots)))
-    gathered = page.gather(files, args.jobs)
-    run = Run(project, roots, files, gathered.findings)
-    covered = coverage_findings(project, files, Path(args.data)) if args.data is not None else None
+    with page.history_beside(project, args.history) as history:
+        gathered = page.gather(files, args.jobs)
+        run = Run(project, roots, files, gathered.findings)
+        covered = coverage_findings(project, files, Path(args.data)) if args.data is not None else None
+        past = history()
     output = Path(args.output)
     shown = [project.relative(root) for root in roots]
-    report = page.write(project, gathered, covered, run.covers, output, args.history, shown, len(files))
+    report = page.write(project, gathered, covered, run.covers, output, past, shown, len(files))
     _say(f"mockpolicy: wrote {output}: {report.total} finding(s), {report.new} new, "
          f"{report.map.sites} mock(s) of first-party code.")
     return EXIT_OK

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -27,6 +28,14 @@ def per_file(files: Sequence[Path], jobs: int, job: Callable[[Session, Path], T]
             return list(pool.map(functools.partial(_in_worker, job), files, chunksize=chunk))
     session = Session()
     return [job(session, path) for path in files]
+
+
+@contextmanager
+def beside(function: Callable[[], T]) -> Iterator[Callable[[], T]]:
+    """Run ``function`` (picklable) in one worker process while the caller goes
+    on; yields a callable that waits for its result (and raises what it raised)."""
+    with ProcessPoolExecutor(max_workers=1, initializer=_die_with_parent) as pool:
+        yield pool.submit(function).result
 
 
 _worker_session: Session | None = None  # the session of a worker process (see _start_worker)

@@ -3,10 +3,12 @@ history, and the page written to a file."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-from mockpolicy import gitio
+from mockpolicy import gitio, workers
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
 from mockpolicy.project import Project
@@ -14,11 +16,17 @@ from mockpolicy.report import history, model
 from mockpolicy.report.gather import Gathered, gather
 from mockpolicy.report.render import render
 
-__all__ = ["Gathered", "gather", "write"]
+__all__ = ["Gathered", "gather", "history_beside", "write"]
 
 
 class ReportError(MockpolicyError):
     """The page cannot be written."""
+
+
+def history_beside(project: Project, depth: int) -> AbstractContextManager[Callable[[], history.History]]:
+    """The baseline's history, read in a second process while this one analyses:
+    parsing a large baseline's versions costs about as much as a third of the analysis."""
+    return workers.beside(functools.partial(history.read, project, depth))
 
 
 def write(
@@ -27,7 +35,7 @@ def write(
     covered: Sequence[Finding] | None,
     covers: Callable[[str], bool],
     output: Path,
-    depth: int,
+    past: history.History,
     analysed: Sequence[str],
     files_analysed: int,
 ) -> model.Report:
@@ -36,7 +44,7 @@ def write(
         commit = gitio.head(project.root)
     except gitio.GitError:
         commit = ""
-    report = model.build(project, gathered, covered, covers, history.read(project, depth), output, analysed,
+    report = model.build(project, gathered, covered, covers, past, output, analysed,
                          files_analysed, commit)
     text = render(report)
     try:
