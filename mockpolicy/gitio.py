@@ -96,3 +96,34 @@ def file_commits(path: Path, limit: int) -> list[tuple[str, int, str]]:
         if commit and seconds.isdigit():
             commits.append((commit, int(seconds), subject))
     return commits
+
+
+def file_texts(path: Path, commits: list[str]) -> list[str | None]:
+    """The text of ``path`` at each of ``commits`` (None where a commit has no such
+    file), read by one ``git cat-file --batch``; undecodable bytes are replaced."""
+    if not commits:
+        return []
+    top = toplevel(path.parent if path.parent.exists() else Path.cwd())
+    relative = path.resolve().relative_to(top).as_posix()
+    if "\n" in relative:  # cat-file reads one name a line
+        return [None] * len(commits)
+    request = "".join(f"{commit}:{relative}\n" for commit in commits).encode("utf-8")
+    try:
+        result = subprocess.run(["git", "cat-file", "--batch"], cwd=top, input=request, capture_output=True, check=False)
+    except OSError as exc:
+        raise GitError(f"cannot run git ({exc.strerror}).") from exc
+    if result.returncode != 0:
+        raise GitError(f"git cat-file failed in {top}: {result.stderr.decode('utf-8', 'replace').strip()}")
+    texts: list[str | None] = []
+    data, position = result.stdout, 0
+    for _ in commits:
+        end = data.index(b"\n", position)
+        header = data[position:end].split()
+        position = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            texts.append(None)
+            continue
+        size = int(header[2])
+        texts.append(data[position : position + size].decode("utf-8", "replace"))
+        position += size + 1
+    return texts

@@ -74,7 +74,7 @@ def test_the_example_report_counts_what_check_finds(tmp_path: Path) -> None:
     assert [row[0] for row in files] == ["tests/test_checkout.py"]
     assert 'href="../tests/test_checkout.py"' in page  # links are relative to where the page is
     assert "is not in a git repository" in page
-    assert "there is no baseline file" in page
+    assert "There is no baseline file" in page
 
 
 def _commit_baseline(project: Path, message: str) -> None:

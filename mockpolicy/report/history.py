@@ -76,16 +76,17 @@ def read(project: Project, depth: int = DEFAULT_DEPTH, now: int | None = None) -
         commits = gitio.file_commits(path, depth) if depth > 0 else []
     except gitio.GitError:
         commits = []
-        notes.append(f"{project.root.name or project.root} is not in a git repository, so the baseline has no history.")
+        notes.append(f"The project ({project.root.name or project.root}) is not in a git repository, so the baseline has no history.")
     versions: list[Version] = []
-    for commit, seconds, subject in reversed(commits):
-        text = gitio.show(path, commit)
+    commits.reverse()
+    texts = gitio.file_texts(path, [commit for commit, _, _ in commits])
+    for (commit, seconds, subject), text in zip(commits, texts):
         if text is None:
             continue
         try:
             allowed = baseline.parse(text, f"{shown} at {commit[:12]}")
         except baseline.BaselineError as exc:
-            notes.append(f"left out: {exc}")
+            notes.append(f"Left out: {exc}")
             continue
         versions.append(Version(commit, seconds, subject, _per_rule(allowed)))
     try:
@@ -93,16 +94,16 @@ def read(project: Project, depth: int = DEFAULT_DEPTH, now: int | None = None) -
         current = baseline.load(path) if present else None
     except baseline.BaselineError as exc:
         present, current = True, None
-        notes.append(f"left out: {exc}")
+        notes.append(f"Left out: {exc}")
     if not present:
-        notes.append(f"there is no baseline file ({shown}), so there is nothing to burn down; "
-                     "`mockpolicy baseline` records one.")
+        notes.append(f"There is no baseline file ({shown}), so there is nothing to burn down: "
+                     "mockpolicy baseline records one.")
     elif current is not None:
         per_rule = _per_rule(current)
         if not versions or versions[-1].per_rule != per_rule:
             versions.append(Version("", int(time.time()) if now is None else now, "the working tree's file", per_rule))
     if present and not commits and not any("git repository" in note for note in notes):
-        notes.append(f"{shown} has not been committed yet, so only today's counts are shown.")
+        notes.append(f"The baseline ({shown}) has not been committed yet, so only today's counts are shown.")
     return History(versions, notes)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import datetime
 import hashlib
+import re
 from importlib import resources
 
 from mockpolicy.errors import MockpolicyError
@@ -41,6 +42,7 @@ def render(report: Report) -> str:
         trim_blocks=False,
         lstrip_blocks=False,
     )
+    environment.filters["breakable"] = _breakable
     template = environment.get_template("report.html.j2")
     return template.render(
         r=report,
@@ -49,6 +51,17 @@ def render(report: Report) -> str:
         csp=_policy(css, script),
         **_charts(report),
     )
+
+
+def _breakable(text: object) -> object:
+    """``text`` escaped, with a line-break opportunity after each dot and slash,
+    so that long dotted names and paths wrap between their parts."""
+    import markupsafe
+
+    return markupsafe.Markup("<wbr>").join(_PARTS.split(str(text)))
+
+
+_PARTS = re.compile(r"(?<=[./])(?=[^./]{3})")  # not before a short last part (".py")
 
 
 def _policy(css: str, script: str) -> str:
