@@ -186,7 +186,7 @@ def test_the_burn_down_chart_has_a_mark_per_version(browser: Any, app_project: P
     open_page(browser, page)
     assert count(browser, "#history-chart circle.point") == 2
     assert count(browser, "#history-chart path.series") >= 1
-    assert count(browser, "#history-chart line.trend") == 1
+    assert count(browser, "#history-chart svg.line-chart line.trend") == 1
     assert count(browser, "#history-table tbody tr") == 2
     console, requests = problems(browser, page)
     assert console == [] and requests == []

@@ -87,7 +87,7 @@ class LineChart:
 def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[int]]], width: int = 760, height: int = 300) -> LineChart:
     """Lines over evenly spaced versions; the first series is the total, with a
     least-squares trend line over it."""
-    chart = LineChart(width, height, left=56, top=16, right=width - 16, bottom=height - 40)
+    chart = LineChart(width, height, left=84, top=16, right=width - 16, bottom=height - 44)
     count = len(labels)
     top_value = max((max(values, default=0) for _, values in series), default=0)
     ceiling = _nice_ceiling(top_value)
@@ -104,8 +104,7 @@ def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[int]]
         points = [Point(round(x_of(i), 1), round(y_of(v), 1), v, labels[i]) for i, v in enumerate(values)]
         chart.series.append(Series(name, f"s{number % 8}", points, main=number == 0))
     chart.y_ticks = [Tick(round(y_of(ceiling * i / 4), 1), f"{round(ceiling * i / 4):,}") for i in range(5)]
-    step = max(1, math.ceil(count / 6))
-    shown = sorted({*range(0, count, step), count - 1}) if count else []
+    shown = _x_ticks(count)
     chart.x_ticks = [Tick(round(x_of(i), 1), labels[i].split(" ")[0]) for i in shown]
     if count >= 2 and series:
         slope, intercept = _fit(series[0][1])
@@ -114,6 +113,20 @@ def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[int]]
             round(x_of(count - 1), 1), round(y_of(max(0.0, intercept + slope * (count - 1))), 1),
         )
     return chart
+
+
+def _x_ticks(count: int, most: int = 6) -> list[int]:
+    """Up to ``most`` evenly spaced indices, the first and the last among them."""
+    if count <= 0:
+        return []
+    step = max(1, math.ceil((count - 1) / (most - 1)))
+    shown = list(range(0, count, step))
+    if shown[-1] != count - 1:
+        if count - 1 - shown[-1] < step / 2 and len(shown) > 1:
+            shown[-1] = count - 1
+        else:
+            shown.append(count - 1)
+    return shown
 
 
 def _fit(values: Sequence[int]) -> tuple[float, float]:

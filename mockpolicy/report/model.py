@@ -5,6 +5,7 @@ analysed repository and is escaped when the page is written)."""
 from __future__ import annotations
 
 import datetime
+import math
 import os
 import posixpath
 from collections import Counter, defaultdict
@@ -24,7 +25,7 @@ from mockpolicy.rules import COVERAGE_RULES, STATIC_RULES, UNDOCUMENTED_PARTIAL_
 
 # How many rows the long tables hold (the totals always count everything).
 TARGETS_SHOWN = 250
-SITE_LINKS_SHOWN = 6
+SITE_LINKS_SHOWN = 12
 FILES_SHOWN = 1500
 TESTS_SHOWN = 50
 LISTED_SHOWN = 200
@@ -33,8 +34,11 @@ BARS_SHOWN = 15
 
 @dataclass(frozen=True)
 class Link:
+    """Sites in one file: the file's path, a link to it, and the sites' lines."""
+
     text: str
     href: str
+    lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,7 @@ class FolderRow:
     files: int = 0
     new: int = 0
     baselined: int = 0
-    heat: int = 0  # 0..9, the share of the busiest folder's findings
+    heat: int = 0  # 0..9: the folder's findings against the busiest folder's, on a log scale
 
     @property
     def findings(self) -> int:
@@ -246,8 +250,12 @@ class _Links:
     def href(self, relative: str) -> str:
         return quote(posixpath.normpath(posixpath.join(self.prefix, relative)))
 
-    def site(self, path: str, line: int) -> Link:
-        return Link(f"{path}:{line}", self.href(path))
+    def sites(self, sites: Iterable[Site]) -> list[Link]:
+        """``sites`` grouped by file, files in the order of their first site."""
+        lines: dict[str, list[int]] = {}
+        for site in sites:
+            lines.setdefault(site.path, []).append(site.line)
+        return [Link(path, self.href(path), tuple(numbers)) for path, numbers in lines.items()]
 
 
 def _configuration(project: Project) -> list[tuple[str, str]]:
@@ -302,7 +310,7 @@ def _mock_map(gathered: Gathered, findings: list[Finding], links: _Links) -> Moc
             entry.targets.update(site.targets)
     ranked = sorted(targets.values(), key=lambda row: (-len(row.tests), -len(row.sites), row.name))
     for row in ranked[:TARGETS_SHOWN]:
-        row.links = [links.site(site.path, site.line) for site in row.sites[:SITE_LINKS_SHOWN]]
+        row.links = links.sites(row.sites[:SITE_LINKS_SHOWN])
     return MockMap(ranked[:TARGETS_SHOWN], len(ranked), len(sites), sorted(packages.values(), key=lambda row: (-row.sites, row.name)))
 
 
@@ -332,7 +340,7 @@ def _where(findings: list[Finding], new: set[int], sites: Iterable[Site], links:
         entry.baselined += row.baselined
     busiest = max((row.findings for row in folders.values()), default=0)
     for entry in folders.values():
-        entry.heat = min(9, (entry.findings * 10) // busiest) if busiest else 0
+        entry.heat = round(9 * math.log1p(entry.findings) / math.log1p(busiest)) if busiest else 0
     ranked_tests = sorted(tests.items(), key=lambda item: (-sum(item[1].values()), item[0]))[:TESTS_SHOWN]
     ranked_files = sorted(files.values(), key=lambda row: (-row.findings, row.path))
     return Where(
@@ -360,7 +368,7 @@ def _partials(gathered: Gathered, findings: list[Finding], covered: Sequence[Fin
             by_target[" / ".join(site.targets)].append(site)
     ranked = sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0]))[:TARGETS_SHOWN]
     partials.by_target = [
-        (name, len(sites), [links.site(site.path, site.line) for site in sites[:SITE_LINKS_SHOWN]]) for name, sites in ranked
+        (name, len(sites), links.sites(sites[:SITE_LINKS_SHOWN])) for name, sites in ranked
     ]
     if covered is not None:
         counts = Counter(finding.symbol for finding in covered)

@@ -120,7 +120,7 @@ def _trend_text(report: Report) -> str:
     if slope is None or abs(slope) < 1e-9:
         return text + "."
     week = slope * 7
-    text += f", a trend of {week:+,.1f} a week"
+    text += f"; the trend is {'down' if week < 0 else 'up'} about {abs(week):,.0f} a week"
     if slope < 0 and last > 0:
         days = last / -slope
         if days < 365 * 20:
