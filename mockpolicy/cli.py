@@ -306,7 +306,7 @@ def _report(args: argparse.Namespace) -> int:
     output = Path(args.output)
     shown = [project.relative(root) for root in roots]
     report = page.write(project, gathered, covered, run.covers, output, past, shown, len(files))
-    _say(f"mockpolicy: wrote {output}: {report.total} finding(s), {report.new} new, "
+    _say(f"mockpolicy: wrote {output.resolve()}: {report.total} finding(s), {report.new} new, "
          f"{report.map.sites} mock(s) of first-party code.")
     return EXIT_OK
 
