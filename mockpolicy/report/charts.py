@@ -122,7 +122,7 @@ def _x_ticks(count: int, most: int = 6) -> list[int]:
     step = max(1, math.ceil((count - 1) / (most - 1)))
     shown = list(range(0, count, step))
     if shown[-1] != count - 1:
-        if count - 1 - shown[-1] < step / 2 and len(shown) > 1:
+        if count - 1 - shown[-1] < step and len(shown) > 1:  # too close to the last: the last replaces it
             shown[-1] = count - 1
         else:
             shown.append(count - 1)
