@@ -189,3 +189,25 @@ def test_the_page_does_not_depend_on_jobs(tmp_path: Path, jobs: str) -> None:
     serial, _ = report(shop, "-j", "1")
     strip = re.compile(r"Generated [^<]*?UTC")
     assert strip.sub("", page) == strip.sub("", serial)
+
+
+@pytest.mark.slow
+def test_partial_mocks_checked_against_coverage_data(tmp_path: Path) -> None:
+    from test_branches import EXPECTED, PROJECT, _pytest_cov
+
+    project = write_tree(tmp_path, PROJECT)
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    page, _ = report(project, "--data", ".coverage")
+    verdicts = {cells(row)[0]: int(cells(row)[2]) for row in rows(page, "verdicts-table")}
+    expected: dict[str, int] = {}
+    for _, symbol in EXPECTED:
+        expected[symbol] = expected.get(symbol, 0) + 1
+    assert {symbol: count for symbol, count in verdicts.items() if count} == expected
+    assert len(rows(page, "verdict-list")) == len(EXPECTED)
+    assert [cells(row)[:2] for row in rows(page, "blocks-table")] == [["tests/test_gates.py", "1"]]
+    by_rule = {cells(row)[0]: int(cells(row)[4]) for row in rows(page, "rules-table")}
+    assert by_rule["unverified-coverage-claim"] == 2  # coverage-based findings count in the totals too
+    undocumented = [cells(row) for row in rows(page, "partials-table")]
+    assert undocumented and undocumented[0][0] == "app.gates.read_evidence"
+    without, _ = report(project)
+    assert "verdicts-table" not in without and "Without --data" in without.replace("<code>", "").replace("</code>", "")
