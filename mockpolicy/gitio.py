@@ -77,15 +77,27 @@ def diff_since(path: Path, commit: str) -> str:
     return result.stdout
 
 
+def _in_repository(path: Path) -> tuple[Path, str]:
+    """The top of the repository holding ``path`` (which need not exist: its
+    nearest existing folder is asked) and ``path`` relative to it."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    top = toplevel(folder)
+    try:
+        return top, path.resolve().relative_to(top).as_posix()
+    except ValueError:
+        raise GitError(f"{path} is outside the repository at {top}.") from None
+
+
 def file_commits(path: Path, limit: int) -> list[tuple[str, int, str]]:
     """The last ``limit`` commits reachable from HEAD that changed ``path``, newest
     first, as (commit, committer time in seconds since the epoch, subject); [] when
     the file has never been committed or HEAD has no commit yet. Renames are not
     followed. Raises ``GitError`` outside a repository."""
-    top = toplevel(path.parent if path.parent.exists() else Path.cwd())
+    top, relative = _in_repository(path)
     if limit < 1 or _git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], top).returncode != 0:
         return []
-    relative = path.resolve().relative_to(top).as_posix()
     result = _git(["log", f"--max-count={limit}", "--format=%H%x1f%ct%x1f%s", "--", f":(literal){relative}"], top)
     if result.returncode != 0:
         raise GitError(f"git log of {relative} failed in {top}: {result.stderr.strip()}")
@@ -103,8 +115,7 @@ def file_texts(path: Path, commits: list[str]) -> list[str | None]:
     file), read by one ``git cat-file --batch``; undecodable bytes are replaced."""
     if not commits:
         return []
-    top = toplevel(path.parent if path.parent.exists() else Path.cwd())
-    relative = path.resolve().relative_to(top).as_posix()
+    top, relative = _in_repository(path)
     if "\n" in relative:  # cat-file reads one name a line
         return [None] * len(commits)
     request = "".join(f"{commit}:{relative}\n" for commit in commits).encode("utf-8")

@@ -211,3 +211,17 @@ def test_partial_mocks_checked_against_coverage_data(tmp_path: Path) -> None:
     assert undocumented and undocumented[0][0] == "app.gates.read_evidence"
     without, _ = report(project)
     assert "verdicts-table" not in without and "Without --data" in without.replace("<code>", "").replace("</code>", "")
+
+
+def test_a_project_outside_the_current_repository(tmp_path: Path) -> None:
+    from conftest import APP_FILES
+
+    here = tmp_path / "here"
+    here.mkdir()
+    git(here, "init", "-q", "-b", "main")
+    other = write_tree(tmp_path / "other", {**APP_FILES, **TESTS})
+    result = mockpolicy_in_process("report", str(other / "tests"), "--output", "page.html", cwd=here)
+    assert result.returncode == 0, result.stderr
+    page = (here / "page.html").read_text(encoding="utf-8")
+    assert "is not in a git repository" in page
+    assert 'href="../other/tests/test_jobs.py"' in page

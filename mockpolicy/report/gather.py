@@ -23,8 +23,8 @@ from mockpolicy.source import SourceError
 class Site:
     """A mock site with first-party targets (or an undocumented partial mock):
     where it is, the test (or class or fixture) it sits in, the dotted names of
-    what it mocks and the modules defining them (first-party ones only, when
-    ``first_party``)."""
+    what it mocks and, for each, the module defining it ("" when unknown); only
+    first-party names when ``first_party``."""
 
     path: str
     line: int
@@ -85,9 +85,9 @@ def _job(engine: Engine, wanted: list[Family], analysis: Analysis, relative: str
         if not targets and (site.call.lineno, site.call.col_offset) in partial:
             targets = site.targets
         if targets:
-            names = tuple(dict.fromkeys(target.value.qualname or target.text for target in targets))
-            modules = tuple(dict.fromkeys(target.value.module for target in targets if target.value.module))
-            sites.append(Site(relative, site.call.lineno, site.call.col_offset, site.owner.qualname, names, modules, first_party))
+            named = dict((target.value.qualname or target.text, target.value.module) for target in targets)
+            sites.append(Site(relative, site.call.lineno, site.call.col_offset, site.owner.qualname,
+                              tuple(named), tuple(named.values()), first_party))
     blocks = blocks_of(analysis)
     counted = {relative: (len(blocks), sum(len(block.entries) for block in blocks))} if blocks else {}
     return Gathered(findings, sites, counted)

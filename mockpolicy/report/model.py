@@ -82,7 +82,6 @@ class PackageRow:
     name: str
     sites: int = 0
     tests: set[tuple[str, str]] = field(default_factory=set)
-    targets: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -174,7 +173,6 @@ class Report:
     where: Where
     partials: Partials
     history: History
-    notes: list[str]
 
     @property
     def new(self) -> int:
@@ -237,7 +235,6 @@ def build(
         where=_where(findings, new, gathered.sites, links),
         partials=_partials(gathered, findings, covered, links),
         history=history,
-        notes=[],
     )
 
 
@@ -295,19 +292,17 @@ def _mock_map(gathered: Gathered, findings: list[Finding], links: _Links) -> Moc
     for site in sites:
         test = (site.path, site.scope)
         symbols = at.get((site.path, site.line, site.column), [])
-        for name, module in zip(site.targets, site.modules or ("",) * len(site.targets)):
+        for name, module in zip(site.targets, site.modules):
             row = targets.get(name)
             if row is None:
                 row = targets[name] = TargetRow(name, module)
             row.tests.add(test)
             row.sites.append(site)
             row.rules.update(symbols)
-        for module in set(site.modules) or {""}:
-            package = module.rpartition(".")[0] or module or "(unknown)"
+        for package in {module.rpartition(".")[0] or module or "(unknown)" for module in site.modules}:
             entry = packages.setdefault(package, PackageRow(package))
             entry.sites += 1
             entry.tests.add(test)
-            entry.targets.update(site.targets)
     ranked = sorted(targets.values(), key=lambda row: (-len(row.tests), -len(row.sites), row.name))
     for row in ranked[:TARGETS_SHOWN]:
         row.links = links.sites(row.sites[:SITE_LINKS_SHOWN])
