@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from mockpolicy import baseline, gitio
 from mockpolicy.formats.context import TrendPoint
@@ -80,6 +81,7 @@ def read(project: Project, depth: int = DEFAULT_DEPTH, now: int | None = None) -
     versions: list[Version] = []
     commits.reverse()
     texts = gitio.file_texts(path, [commit for commit, _, _ in commits])
+    last = ""  # the text of the last version read
     for (commit, seconds, subject), text in zip(commits, texts):
         if text is None:
             continue
@@ -89,22 +91,30 @@ def read(project: Project, depth: int = DEFAULT_DEPTH, now: int | None = None) -
             notes.append(f"Left out: {exc}")
             continue
         versions.append(Version(commit, seconds, subject, _per_rule(allowed)))
+        last = text
     try:
         present = baseline.exists(path)
-        current = baseline.load(path) if present else None
+        current = baseline.load(path) if present and not (last and _text(path) == last) else None
     except baseline.BaselineError as exc:
         present, current = True, None
         notes.append(f"Left out: {exc}")
     if not present:
         notes.append(f"There is no baseline file ({shown}), so there is nothing to burn down: "
                      "mockpolicy baseline records one.")
-    elif current is not None:
+    elif current is not None:  # the working tree's file is not the last version read
         per_rule = _per_rule(current)
         if not versions or versions[-1].per_rule != per_rule:
             versions.append(Version("", int(time.time()) if now is None else now, "the working tree's file", per_rule))
     if present and not commits and not any("git repository" in note for note in notes):
         notes.append(f"The baseline ({shown}) has not been committed yet, so only today's counts are shown.")
     return History(versions, notes)
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None  # baseline.load says why
 
 
 def _per_rule(allowed: baseline.Baseline) -> Counter[str]:
