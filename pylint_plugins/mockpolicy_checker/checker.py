@@ -80,12 +80,16 @@ class MockPolicyChecker(BaseChecker):
         assert session is not None
         try:
             engine = session.engine_for(path)
+            project = engine.project
+            if project.is_excluded(Path(path)):  # [tool.mockpolicy] exclude, as `mockpolicy check` honours it
+                return []
             data = node.file_bytes if node.file_bytes is not None else engine.read(path)
         except MockpolicyError as exc:
             return [analysis_error(path, str(exc))]
         if isinstance(data, str):
             data = data.encode("utf-8")
-        findings = engine.analyse_source(path, data)
+        relative = project.relative(path)
+        findings = [f for f in engine.analyse_source(path, data) if project.selection.allows(f.symbol, relative)]
         allowed = self._baseline(engine)
         if isinstance(allowed, MockpolicyError):
             return [*findings, analysis_error(path, f"{allowed} Nothing is filtered until it is fixed.")]
