@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--format", choices=FORMATS, default="text", help="output format")
         command.add_argument("-o", "--output-file", metavar="PATH", help="write the report to PATH instead of stdout")
         command.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+        command.add_argument("--path-prefix", metavar="PREFIX",
+                             help="put PREFIX before paths in sarif/github/gitlab/rdjson (default: the project's folder in its git repository)")
         return command
 
     check = reporting(analysing("check", "run every static rule; report what the baseline does not allow"))
@@ -159,12 +161,25 @@ class Report:
     quiet: bool = False
     exit_zero: bool = False
     statistics: bool = False
+    path_prefix: str | None = None  # None: the project's folder in its git repository
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Report:
         output = getattr(args, "output_file", None)
         return cls(getattr(args, "format", "text"), Path(output) if output else None, getattr(args, "quiet", False),
-                   getattr(args, "exit_zero", False), getattr(args, "statistics", False))
+                   getattr(args, "exit_zero", False), getattr(args, "statistics", False), getattr(args, "path_prefix", None))
+
+    def context(self, project: Project, baselined: Sequence[Finding] = ()) -> Context:
+        """What the formats need, with paths put under the project's folder in its repository."""
+        prefix = self.path_prefix
+        if prefix is None:
+            try:
+                folder = project.root.relative_to(gitio.toplevel(project.root)).as_posix()
+            except (MockpolicyError, ValueError):
+                folder = "."  # not in a git repository: paths stay relative to the project
+            prefix = "" if folder == "." else folder
+        prefix = prefix.strip("/")
+        return Context(project.root, baselined, path_prefix=f"{prefix}/" if prefix else "")
 
     def status(self, failed: bool) -> int:
         return EXIT_FINDINGS if failed and not self.exit_zero else EXIT_OK
@@ -322,7 +337,7 @@ def _check(
         judged = baseline.select(current, rules & run.selection.enabled)
         findings, stale = baseline.compare(judged, run.findings, run.covers)
     new = {id(f) for f in findings}
-    report.write(findings, Context(run.project.root, [f for f in run.findings if id(f) not in new]))
+    report.write(findings, report.context(run.project, [f for f in run.findings if id(f) not in new]))
     shown = run.project.relative(path)
     for identity, allowed, found in stale:
         _say(
@@ -365,7 +380,7 @@ def _review(run: Run, args: argparse.Namespace, report: Report) -> int:
     if args.data is not None:
         findings = sorted(findings + coverage_findings(run.project, run.files, Path(args.data)))
     change = review(run.project, findings, args.base, args.filter_mode)
-    context = Context(run.project.root, change.baselined)
+    context = report.context(run.project, change.baselined)
     if args.post == "github":
         from mockpolicy.github_review import post_or_fall_back
 

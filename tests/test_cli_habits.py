@@ -223,3 +223,30 @@ def test_a_terminal_gets_the_analysing_line_and_progress(app_project: Path) -> N
     assert status == 0
     assert "mockpolicy: analysing 210 files under tests (the project's test folder)" in shown
     assert "mockpolicy: analysing 210/210 files" in shown and shown.endswith("\r\x1b[K")
+
+
+def test_ci_formats_give_paths_from_the_repository_top_in_a_monorepo(tmp_path: Path) -> None:
+    from conftest import APP_FILES, git
+
+    write_tree(tmp_path, {f"shop/{name}": text for name, text in APP_FILES.items()})
+    write_tree(tmp_path, {"shop/tests/test_jobs.py": MOCKS, "README.md": "monorepo\n"})
+    git(tmp_path, "init", "-q")
+    project = tmp_path / "shop"
+
+    def paths(fmt: str, *args: str) -> set[str]:
+        out = mockpolicy_in_process("check", "--format", fmt, "-q", *args, cwd=project).stdout
+        if fmt == "sarif":
+            return {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(out)["runs"][0]["results"]}
+        if fmt == "gitlab":
+            return {issue["location"]["path"] for issue in json.loads(out)}
+        if fmt == "rdjson":
+            return {d["location"]["path"] for d in json.loads(out)["diagnostics"]}
+        if fmt == "github":
+            return {line.split("file=")[1].split(",")[0] for line in out.splitlines() if "file=" in line}
+        return {f["path"] for f in json.loads(out)}
+
+    for fmt in ("sarif", "gitlab", "rdjson", "github"):
+        assert paths(fmt) == {"shop/tests/test_jobs.py"}, fmt
+        assert paths(fmt, "--path-prefix", "") == {"tests/test_jobs.py"}, fmt
+        assert paths(fmt, "--path-prefix", "services/shop/") == {"services/shop/tests/test_jobs.py"}, fmt
+    assert paths("json") == {"tests/test_jobs.py"}  # mockpolicy's own formats stay relative to the project, like the baseline

@@ -94,12 +94,19 @@ class Context:
 
     ``root`` is the folder finding paths are relative to (source lines are read
     from it); ``baselined`` the findings the baseline allowed (for summaries);
-    ``extra_rules`` metadata for symbols mockpolicy does not define.
+    ``extra_rules`` metadata for symbols mockpolicy does not define;
+    ``path_prefix`` the folder ``root`` is in the repository ("" at its top,
+    else ending in "/"), which formats read by CI services put before paths.
     """
 
     root: Path | None = None
     baselined: Sequence[Finding] = ()
     extra_rules: Mapping[str, RuleInfo] = field(default_factory=dict)
+    path_prefix: str = ""
+
+    def repository_path(self, relative: str) -> str:
+        """``relative`` (to ``root``) as a path from the repository's top."""
+        return self.path_prefix + relative
 
     def rule(self, symbol: str) -> RuleInfo:
         return rule_info(symbol, self.extra_rules)

@@ -42,7 +42,8 @@ def document(findings: Sequence[Finding], context: Context) -> dict[str, Any]:
         if finding.path not in hashes:
             text = sources.text(finding.path)
             hashes[finding.path] = line_hashes(text) if text is not None else []
-        results.append(_result(finding, key, index[finding.symbol], context.rule(finding.symbol), hashes[finding.path], sources))
+        results.append(_result(finding, key, index[finding.symbol], context.rule(finding.symbol), hashes[finding.path], sources,
+                               context.repository_path(finding.path)))
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -80,7 +81,9 @@ def _descriptor(rule: RuleInfo) -> dict[str, Any]:
     return descriptor
 
 
-def _result(finding: Finding, key: str, rule_index: int, rule: RuleInfo, hashes: list[str], sources: Sources) -> dict[str, Any]:
+def _result(
+    finding: Finding, key: str, rule_index: int, rule: RuleInfo, hashes: list[str], sources: Sources, shown_path: str
+) -> dict[str, Any]:
     region: dict[str, Any] = {
         "startLine": finding.line,
         "startColumn": sources.character_column(finding.path, finding.line, finding.column, utf16=True) + 1,
@@ -99,7 +102,7 @@ def _result(finding: Finding, key: str, rule_index: int, rule: RuleInfo, hashes:
         "locations": [
             {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": _uri(finding.path), "uriBaseId": "%SRCROOT%"},
+                    "artifactLocation": {"uri": _uri(shown_path), "uriBaseId": "%SRCROOT%"},
                     "region": region,
                 }
             }
@@ -113,7 +116,7 @@ def _result(finding: Finding, key: str, rule_index: int, rule: RuleInfo, hashes:
                 "description": {"text": fix.description},
                 "artifactChanges": [
                     {
-                        "artifactLocation": {"uri": _uri(finding.path), "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": _uri(shown_path), "uriBaseId": "%SRCROOT%"},
                         "replacements": [
                             {
                                 "deletedRegion": {
