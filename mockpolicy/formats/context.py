@@ -23,6 +23,7 @@ class RuleInfo:
     summary: str
     help_uri: str | None = None
     page: str | None = None  # the rule's Markdown page, when there is one
+    description: str | None = None  # a longer text, for messages with no page (pylint's own)
 
     @property
     def level(self) -> str:
@@ -89,6 +90,16 @@ class Sources:
 
 
 @dataclass(frozen=True)
+class Host:
+    """A program whose report mockpolicy writes, its own messages and ours
+    together (pylint, through ``mockpolicy.reporters``)."""
+
+    name: str
+    version: str
+    information_uri: str
+
+
+@dataclass(frozen=True)
 class Context:
     """What a format may use beside the findings.
 
@@ -103,6 +114,7 @@ class Context:
     baselined: Sequence[Finding] = ()
     extra_rules: Mapping[str, RuleInfo] = field(default_factory=dict)
     path_prefix: str = ""
+    host: Host | None = None  # the tool mockpolicy runs inside (pylint), when it is not run alone
 
     def repository_path(self, relative: str) -> str:
         """``relative`` (to ``root``) as a path from the repository's top."""
