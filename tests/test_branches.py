@@ -506,3 +506,35 @@ def test_data_from_a_moved_checkout_and_relative_files(tmp_path: Path) -> None:
     _pytest_cov(relative, "--cov-branch", "--cov-context=test")
     from_tests = mockpolicy_in_process("branches", "--format", "json", "--data", "../.coverage", cwd=relative / "tests")
     assert sorted((f["line"], f["symbol"]) for f in json.loads(from_tests.stdout)) == expected
+
+
+def test_fix_never_writes_through_a_link(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "project", PROJECT)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious\n")
+    outside.chmod(0o600)
+    test_file = root / "tests/test_gates.py"
+    test_file.chmod(0o640)
+    planted = root / "tests/test_gates.py.mockpolicy-tmp"  # the name the old --fix wrote to, committed as a link
+    planted.symlink_to(outside)
+    listing = sorted(path.name for path in test_file.parent.iterdir())
+    fixed = mockpolicy_in_process("branches", "--fix", cwd=root)
+    assert fixed.returncode in (0, 1) and "rewrote" in fixed.stderr, fixed.stderr
+    assert outside.read_text() == "precious\n" and oct(outside.stat().st_mode & 0o777) == "0o600"
+    assert not test_file.is_symlink() and oct(test_file.stat().st_mode & 0o777) == "0o640"
+    assert "# mock-partial: app.gates.read_evidence" in test_file.read_text()
+    assert planted.is_symlink() and sorted(path.name for path in test_file.parent.iterdir()) == listing  # no temporary file left
+    # A test file that is itself a link is refused: what it points to may lie anywhere.
+    shared = write_tree(tmp_path / "shared", {"test_gates.py": PROJECT["tests/test_gates.py"]}) / "test_gates.py"
+    test_file.unlink()
+    test_file.symlink_to(shared)
+    before = shared.read_bytes()
+    refused = mockpolicy("branches", "--fix", cwd=root)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+    assert refused.stderr.startswith(
+        "mockpolicy: error: cannot rewrite the '# mock-partial:' blocks of tests/test_gates.py: it is a symbolic link"
+    ), refused.stderr
+    assert refused.stderr.count("\n") == 1
+    assert shared.read_bytes() == before and test_file.is_symlink()
+
