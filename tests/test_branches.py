@@ -5,11 +5,13 @@ in this process; the runs after it use the installed command."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import sqlite3
 import subprocess
 import sys
+import tokenize
 from collections.abc import Callable
 from pathlib import Path
 
@@ -537,4 +539,111 @@ def test_fix_never_writes_through_a_link(tmp_path: Path) -> None:
     ), refused.stderr
     assert refused.stderr.count("\n") == 1
     assert shared.read_bytes() == before and test_file.is_symlink()
+
+
+# Text that looks like blocks inside a str, bytes and an f-string literal, each
+# ending on the line of a partial mock; and statements starting where no comment
+# line may go: on a string's last line and after a backslash continuation.
+STRINGS_AND_CONTINUATIONS = r"""from unittest.mock import patch
+
+from app import gates
+
+
+def test_str_block():
+    with patch("app.gates.helper", return_value='''
+# mock-partial: inside a str
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count("untested") == 1
+
+
+def test_bytes_block():
+    with patch("app.gates.helper", return_value=b'''
+# mock-partial: inside bytes
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count(b"untested") == 1
+
+
+def test_f_string_block():
+    with patch("app.gates.helper", return_value=f'''
+# mock-partial: inside an f-string {1}
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count("untested") == 1
+
+
+def test_after_a_str():
+    text = '''
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert text == "\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_bytes():
+    data = b'''
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert data == b"\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_an_f_string():
+    text = f'''{0}
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert text == "0\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_a_backslash():
+    total = 1 + \
+        2; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert total == 3 and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+@patch("app.gates.read_evidence", return_value="APPROVED", autospec=True)
+def test_plain(read):
+    assert gates.run_gates("x")
+"""
+
+
+def _code_tokens(data: bytes) -> list[tuple[int, str]]:
+    """The file's tokens, comments and blank or comment-only lines left out."""
+    return [
+        (token.type, token.string) for token in tokenize.tokenize(io.BytesIO(data).readline)
+        if token.type not in (tokenize.COMMENT, tokenize.NL)
+    ]
+
+
+def test_fix_changes_comment_lines_only_never_strings_or_continuations(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {k: v for k, v in PROJECT.items() if not k.startswith("tests/")})
+    test_file = root / "tests/test_strings.py"
+    test_file.parent.mkdir()
+    test_file.write_text(STRINGS_AND_CONTINUATIONS)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    in_literals = {number for number, line in enumerate(STRINGS_AND_CONTINUATIONS.splitlines(), 1) if "#   untested" in line}
+    report = json.loads(mockpolicy_in_process("branches", "--format", "json", cwd=root).stdout)
+    assert not [f for f in report if f["line"] in in_literals or f["line"] - 1 in in_literals], report
+    before = test_file.read_bytes()
+    fixed = mockpolicy("branches", "--fix", cwd=root)
+    assert fixed.returncode in (0, 1) and "rewrote the '# mock-partial:' blocks of tests/test_strings.py" in fixed.stderr, fixed.stderr
+    after = test_file.read_bytes()
+    assert _code_tokens(after) == _code_tokens(before)
+    compile(after, str(test_file), "exec")
+    text = after.decode()
+    assert text.count("# mock-partial: app.gates.read_evidence") == 1  # above test_plain's decorator only
+    assert text.index("# mock-partial: app.gates.read_evidence") < text.index('@patch("app.gates.read_evidence"')
+    rerun = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_strings.py"], cwd=root)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
 

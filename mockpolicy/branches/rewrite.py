@@ -16,6 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from mockpolicy.branches.comments import same_code
 from mockpolicy.branches.dependents import Dependent
 from mockpolicy.branches.mocks import MockUnderTest
 from mockpolicy.errors import MockpolicyError
@@ -87,6 +88,9 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
         for first, last, replacement in sorted(file_edits, key=lambda e: e[0], reverse=True):
             text.replace(first, last, replacement)
         encoded[relative] = text.encode(relative)
+        if not same_code(text.data, encoded[relative]):  # a safeguard: blocks and openings come from tokens
+            raise RewriteError(f"cannot rewrite the '# mock-partial:' blocks of {relative}: the new comment lines "
+                               "would change its code; no file was rewritten.")
     for relative, data in encoded.items():
         _write(root, relative, data)
     return sorted(edits)
@@ -101,6 +105,7 @@ class SourceText:
     bom: bool
     newline: str
     encoding: str
+    data: bytes  # as read
 
     @classmethod
     def read(cls, path: Path) -> SourceText:
@@ -113,7 +118,7 @@ class SourceText:
         lines = [content for content, _ in pieces]
         endings = [ending for _, ending in pieces]
         newline = max(("\r\n", "\r", "\n"), key=endings.count) if any(endings) else "\n"
-        return cls(lines, endings, data.startswith(_BOM), newline, encoding)
+        return cls(lines, endings, data.startswith(_BOM), newline, encoding, data)
 
     def replace(self, first: int, last: int, replacement: list[str]) -> None:
         """Lines ``first..last`` (1-based, inclusive; ``last = first - 1`` inserts) become ``replacement``."""
