@@ -647,3 +647,44 @@ def test_fix_changes_comment_lines_only_never_strings_or_continuations(tmp_path:
     rerun = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_strings.py"], cwd=root)
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
 
+
+OTHER_PROJECT = {
+    "pyproject.toml": PROJECT["pyproject.toml"].replace('name = "app"', 'name = "other"'),
+    "src/other/__init__.py": "",
+    "src/other/core.py": """
+        def pick(flag):
+            if flag:
+                return 1
+            return 2
+        """,
+    "tests/test_core.py": """
+        from other import core
+
+
+        def test_pick():
+            assert core.pick(True) == 1
+        """,
+}
+
+
+def test_data_that_cannot_judge_this_project_is_an_error(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "app", PROJECT)
+    other = write_tree(tmp_path / "other", OTHER_PROJECT)
+    result = run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=other", "--cov-branch", "--cov-context=test", "tests"],
+        cwd=other,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    test_file = root / "tests/test_gates.py"
+    before = test_file.read_bytes()
+    for args in (("branches",), ("branches", "--fix")):
+        foreign = mockpolicy_in_process(*args, "--data", "../other/.coverage", cwd=root)
+        assert foreign.returncode == 2, foreign.stdout + foreign.stderr
+        assert foreign.stderr.startswith("mockpolicy: error: ../other/.coverage measures no file of this project"), foreign.stderr
+        assert test_file.read_bytes() == before
+    _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "test_retry")  # none of the mocks' tests runs
+    for args in (("branches",), ("branches", "--fix")):
+        unrelated = mockpolicy(*args, cwd=root)
+        assert unrelated.returncode == 2, unrelated.stdout + unrelated.stderr
+        assert unrelated.stderr.startswith("mockpolicy: error: .coverage holds none of the tests"), unrelated.stderr
+        assert test_file.read_bytes() == before
