@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -646,6 +647,37 @@ def test_fix_changes_comment_lines_only_never_strings_or_continuations(tmp_path:
     assert text.index("# mock-partial: app.gates.read_evidence") < text.index('@patch("app.gates.read_evidence"')
     rerun = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_strings.py"], cwd=root)
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+
+
+def test_data_older_than_the_source_is_refused(project: Path) -> None:
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    source = project / "src/app/gates.py"
+    test_file = project / "tests/test_gates.py"
+    original = source.read_text()
+    before = test_file.read_bytes()
+    recorded = (project / ".coverage").stat().st_mtime_ns
+    # Lines inserted above the branches; the file's time set back before the
+    # run, so only the recorded lines tell that they moved.
+    moved = original.replace("    status = read_evidence(name)\n", "    status = read_evidence(name)\n    print(status)\n    print(name)\n")
+    source.write_text(moved)
+    os.utime(source, ns=(recorded - 10**9, recorded - 10**9))
+    for runner in (mockpolicy_in_process, mockpolicy):
+        refused = runner("branches", "--fix", cwd=project)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert refused.stderr.startswith("mockpolicy: error: .coverage is stale: src/app/gates.py "), refused.stderr
+        assert refused.stderr.count("\n") == 1
+        assert test_file.read_bytes() == before
+    # Every line kept where it was, the file changed after the run: its time tells.
+    source.write_text(original.replace("return False", "return None"))
+    refused = mockpolicy("branches", cwd=project)
+    assert refused.returncode == 2 and refused.stderr.startswith("mockpolicy: error: .coverage is stale: src/app/gates.py ")
+    # The data of a run of today's source is used again, also in a copy of the
+    # checkout whose files are all newer than the data (as in a fresh clone).
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    assert mockpolicy("branches", cwd=project).returncode == 1
+    copy = shutil.copytree(project, project.parent / "copy", copy_function=shutil.copy)
+    os.utime(copy / ".coverage", ns=(recorded - 10**9, recorded - 10**9))
+    assert _findings(copy) == EXPECTED
 
 
 OTHER_PROJECT = {
