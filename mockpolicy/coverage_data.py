@@ -51,8 +51,11 @@ class CoverageData:
         if not path.is_file():
             raise CoverageDataError(f"{shown} does not exist; create it with `{HOW_TO_RUN}`.")
         try:
+            self.recorded_ns = path.stat().st_mtime_ns  # when the data was last written
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except OSError as exc:
+            raise CoverageDataError(f"{shown} cannot be read ({exc.strerror or exc}).") from None
         except sqlite3.Error as exc:
             raise CoverageDataError(f"{shown} is not a coverage.py data file ({exc}).") from None
         if not _REQUIRED_TABLES <= tables:
@@ -76,8 +79,12 @@ class CoverageData:
         if not {"file_id", "context_id", "fromno", "tono"} <= columns:
             raise CoverageDataError(f"{shown} is not a coverage.py data file (its arc table has other columns).")
         self.files: dict[str, int] = {}
+        self.recorded_here: set[str] = set()  # files of ``files`` measured in this checkout (by absolute path)
         for file_id, measured in self._rows("SELECT id, path FROM file"):
-            self.files[_project_path(str(measured), root, path.parent)] = file_id
+            relative = _project_path(str(measured), root, path.parent)
+            self.files[relative] = file_id
+            if Path(str(measured)).is_absolute() and _inside(Path(str(measured)), root):
+                self.recorded_here.add(relative)
         self._arcs: dict[int, dict[int, set[Arc]]] = {}
 
     def _rows(self, sql: str, parameters: Iterable[object] = ()) -> list[tuple[Any, ...]]:
@@ -133,6 +140,14 @@ def executed_lines(arcs: Iterable[Arc]) -> set[int]:
         if end > 0:
             lines.add(end)
     return lines
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root)
+    except (ValueError, OSError):
+        return False
+    return True
 
 
 def _project_path(measured: str, root: Path, data_folder: Path) -> str:
