@@ -720,3 +720,16 @@ def test_data_that_cannot_judge_this_project_is_an_error(tmp_path: Path) -> None
         assert unrelated.returncode == 2, unrelated.stdout + unrelated.stderr
         assert unrelated.stderr.startswith("mockpolicy: error: .coverage holds none of the tests"), unrelated.stderr
         assert test_file.read_bytes() == before
+
+
+def test_coverage_pys_own_test_function_contexts_name_the_tests(project: Path) -> None:
+    (project / ".coveragerc").write_text("[run]\ndynamic_context = test_function\n")
+    _pytest_cov(project, "--cov-branch")
+    assert _findings(project, runner=mockpolicy_in_process) == EXPECTED
+    (project / ".coverage").unlink()
+    (project / ".coveragerc").write_text("[run]\ncontext = nightly\n")
+    _pytest_cov(project, "--cov-branch")
+    static = mockpolicy_in_process("branches", cwd=project)
+    assert static.returncode == 2
+    assert "has 1 context(s) such as 'nightly', none naming a test of the files checked" in static.stderr
+    assert 'dynamic_context = \\"test_function\\"' not in static.stderr and 'dynamic_context = "test_function"' in static.stderr

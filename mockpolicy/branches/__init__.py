@@ -25,6 +25,7 @@ from mockpolicy.branches.verify import check
 from mockpolicy.coverage_data import CoverageData
 from mockpolicy.engine import Engine, Session
 from mockpolicy.findings import Finding
+from mockpolicy.index import module_name_for
 from mockpolicy.project import Project
 
 __all__ = ["coverage_findings"]
@@ -41,7 +42,8 @@ def coverage_findings(
     this raises. Raises ``MockpolicyError`` (``CoverageDataError`` for data it
     cannot use)."""
     notes = [] if notes is None else notes
-    data = CoverageData(data_path, project.root)
+    modules = {module_name_for(path)[0]: project.relative(path) for path in files}
+    data = CoverageData(data_path, project.root, modules)
     try:
         warning = sysmon_warning(project)
         if warning is not None:
