@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from mockpolicy import __version__, baseline, gitio
+from mockpolicy import baseline, gitio
 from mockpolicy.console import Progress, wants_colour
 from mockpolicy.diffs import FILTERS
 from mockpolicy.engine import Session
@@ -31,6 +31,7 @@ from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_
 from mockpolicy.selection import Selection
 from mockpolicy.source import SourceError, read_source
 from mockpolicy.suppressions import unsuppressed
+from mockpolicy.version import __version__
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a program a closed pipe stopped

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import Any
 
-from mockpolicy import __version__
 from mockpolicy.errors import MockpolicyError
+from mockpolicy.version import __version__
 
 PUBLIC_API = "https://api.github.com"
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')

@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
-from mockpolicy import __version__
 from mockpolicy.findings import Finding
 from mockpolicy.fixes import fix_for
 from mockpolicy.formats.context import TOOL_URL, Context, RuleInfo, Sources
 from mockpolicy.formats.linehash import line_hashes
 from mockpolicy.identity import finding_keys
 from mockpolicy.rules import RULES_BY_SYMBOL
+from mockpolicy.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 KEY_NAME = "mockpolicy/v1"
