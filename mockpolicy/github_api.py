@@ -7,6 +7,11 @@ connections and rate limits are retried; a ``Retry-After`` (or, for the
 primary limit, ``X-RateLimit-Reset``) is honoured, other retries back off
 exponentially, and no run waits more than ``max_wait`` seconds in total. A
 403 that is not a rate limit raises ``Forbidden`` (a fork's read-only token).
+
+The token goes to the API's own origin (scheme, host and port of ``api_url``)
+and nowhere else: redirects there are followed (301, 302, 307 and 308 keep
+the method and body, 303 becomes a GET), at most ``_REDIRECTS`` in a row, and a
+redirect or a pagination link to another origin is an error, not followed.
 """
 
 from __future__ import annotations
@@ -28,6 +33,32 @@ from mockpolicy.errors import MockpolicyError
 
 PUBLIC_API = "https://api.github.com"
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
+_REDIRECTS = 5  # in a row, for one request
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """Scheme, host and port of ``url``, the port filled in when it is the scheme's default."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or out of range
+        port = -1
+    return scheme, (parts.hostname or "").lower(), port if port is not None else _DEFAULT_PORTS.get(scheme)
+
+
+def _shown_origin(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or ''}" + (f":{parts.port}" if parts.port is not None else "")
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Hands every redirect back to ``GitHub.request`` (as an ``HTTPError``),
+    which decides where the token may go."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
 
 
 def _seconds(value: str | None) -> float | None:
@@ -78,21 +109,41 @@ class GitHub:
     def _hide(self, text: str) -> str:
         return text.replace(self._token, "***") if self._token else text
 
+    def _ours(self, url: str) -> bool:
+        return _origin(url) == _origin(self.api_url)
+
     def _url(self, path_or_url: str) -> str:
         if path_or_url.startswith(("http://", "https://")):
-            ours = urllib.parse.urlsplit(self.api_url)
-            theirs = urllib.parse.urlsplit(path_or_url)
-            if (theirs.scheme, theirs.netloc) != (ours.scheme, ours.netloc):
-                raise GitHubError(f"GitHub sent a link to another host ({theirs.netloc}); it is not followed with the token.")
+            if not self._ours(path_or_url):
+                netloc = urllib.parse.urlsplit(path_or_url).netloc
+                raise GitHubError(f"GitHub sent a link to another host ({netloc}); it is not followed with the token.")
             return path_or_url
         return self.api_url + path_or_url
 
+    def _redirect(self, what: str, url: str, status: int, headers: Message, redirects: int) -> str:
+        """Where a redirect from ``url`` leads, when the token may go there."""
+        location = headers.get("Location")
+        if not location:
+            raise GitHubError(f"GitHub answered {what} with {status} but said nowhere to go.")
+        target = urllib.parse.urljoin(url, location.strip())
+        if not self._ours(target):
+            raise GitHubError(
+                f"GitHub redirected {what} to another host ({_shown_origin(target)}); "
+                f"the token goes to {_shown_origin(self.api_url)} only, so mockpolicy does not follow."
+            )
+        if redirects >= _REDIRECTS:
+            raise GitHubError(f"GitHub redirected {what} more than {_REDIRECTS} times.")
+        return target
+
     def request(self, method: str, path_or_url: str, body: object | None = None) -> Response:
-        """One API call, retried as the module says; returns the decoded JSON."""
+        """One API call, retried and redirected as the module says; returns the decoded JSON."""
         url = self._url(path_or_url)
         payload = json.dumps(body).encode("utf-8") if body is not None else None
         what = f"{method} {urllib.parse.urlsplit(url).path}"
-        for attempt in range(1, self.attempts + 1):
+        opener = urllib.request.build_opener(_NoRedirects)
+        attempt = redirects = 0
+        while attempt < self.attempts:
+            attempt += 1
             request = urllib.request.Request(url, data=payload, method=method, headers={
                 "Accept": "application/vnd.github+json",
                 "Authorization": f"Bearer {self._token}",
@@ -101,12 +152,19 @@ class GitHub:
                 **({"Content-Type": "application/json"} if payload is not None else {}),
             })
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as answer:  # noqa: S310 - the URL is the API's
+                with opener.open(request, timeout=self.timeout) as answer:
                     raw = answer.read()
                     status, headers = answer.status, answer.headers
             except urllib.error.HTTPError as error:
                 status, headers = error.code, error.headers
                 message = self._message(error.read())
+                if status in (301, 302, 303, 307, 308):
+                    url = self._redirect(what, url, status, headers, redirects)
+                    redirects += 1
+                    attempt -= 1  # a redirect is not a failed try
+                    if status == 303:
+                        method, payload = "GET", None
+                    continue
                 wait = self._wait_for(status, headers, message, attempt)
                 if wait is None:
                     if status == 403:
@@ -131,7 +189,7 @@ class GitHub:
                 )
             self.waited += wait
             self._sleep(wait)
-        raise AssertionError("unreachable")  # pragma: no cover
+        raise AssertionError("unreachable")  # pragma: no cover - the last try returns or raises
 
     def _message(self, raw: bytes) -> str:
         try:

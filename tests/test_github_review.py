@@ -26,6 +26,8 @@ from conftest import git, mockpolicy, mockpolicy_in_process, write_tree
 from mockpolicy.github_api import GitHub, GitHubError
 
 TOKEN = "ghs_sekrit0123456789"
+BOT = "mockpolicy-bot"  # the account the stand-in says the token posts as
+CUT_SHORT = "X-Stand-In-Cut-Short"  # an answer header the stand-in reads and does not send
 REPO_PATH = "/repos/octo/shop"
 ADDED = """
 
@@ -53,18 +55,24 @@ class Fault:
     message: str
     headers: dict[str, str] = field(default_factory=dict)
     times: int = 1
+    cut_short: bool = False  # announce more body than is sent, then close the connection
 
 
 class GitHubStandIn:
     """Pull request 7 of octo/shop: its head, review comments and reviews;
-    lists are served two items a page with Link headers."""
+    lists are served two items a page with Link headers. The token's account
+    is ``login`` (``GET /user``); reviews and comments posted with it are
+    that account's, comments added by a test are a person's."""
 
     def __init__(self) -> None:
         self.head = ""
+        self.login = BOT
         self.comments: list[dict[str, Any]] = []
         self.reviews: list[dict[str, Any]] = []
         self.received: list[Received] = []
         self.faults: list[Fault] = []
+        self.redirects: dict[tuple[str, str], tuple[int, str]] = {}  # (method, path) -> (status, Location)
+        self.endless = False  # every page of a list links to a next one
         self.link_base = ""  # where Link headers point; "" for this server
         self._ids = iter(range(1000, 100000))
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -77,8 +85,9 @@ class GitHubStandIn:
         self._server.shutdown()
         self._server.server_close()
 
-    def add_comment(self, body: str, **extra: Any) -> int:
-        comment = {"id": next(self._ids), "body": body, "path": "tests/test_jobs.py", "line": 1, "in_reply_to_id": None, **extra}
+    def add_comment(self, body: str, author: str = "a-person", **extra: Any) -> int:
+        comment = {"id": next(self._ids), "body": body, "path": "tests/test_jobs.py", "line": 1, "in_reply_to_id": None,
+                   "user": {"login": author, "type": "Bot" if author.endswith("[bot]") else "User"}, **extra}
         self.comments.append(comment)
         return int(comment["id"])
 
@@ -89,22 +98,28 @@ class GitHubStandIn:
         for fault in self.faults:
             if fault.times and (fault.method, fault.path) == (method, path):
                 fault.times -= 1
-                return fault.status, fault.headers, {"message": fault.message}
+                return fault.status, {**fault.headers, **({CUT_SHORT: "1"} if fault.cut_short else {})}, {"message": fault.message}
+        if (method, path) in self.redirects:
+            status, location = self.redirects[method, path]
+            return status, {"Location": location}, None
+        if (method, path) == ("GET", "/user"):
+            return 200, {}, {"login": self.login, "type": "User"}
         if (method, path) == ("GET", f"{REPO_PATH}/pulls/7"):
             return 200, {}, {"number": 7, "head": {"sha": self.head}}
         if method == "GET" and path in (f"{REPO_PATH}/pulls/7/comments", f"{REPO_PATH}/pulls/7/reviews"):
             items = self.comments if path.endswith("comments") else self.reviews
             page = int(query.get("page", ["1"])[0])
             headers = {}
-            if page * 2 < len(items):
+            if page * 2 < len(items) or self.endless:
                 base = self.link_base or self.url
                 headers["Link"] = f'<{base}{path}?page={page + 1}>; rel="next", <{base}{path}?page=99>; rel="last"'
             return 200, headers, items[(page - 1) * 2 : page * 2]
         if (method, path) == ("POST", f"{REPO_PATH}/pulls/7/reviews"):
-            review = {"id": next(self._ids), "body": body["body"], "commit_id": body["commit_id"], "state": "COMMENTED"}
+            review = {"id": next(self._ids), "body": body["body"], "commit_id": body["commit_id"], "state": "COMMENTED",
+                      "user": {"login": self.login}}
             self.reviews.append(review)
             for comment in body["comments"]:
-                self.add_comment(comment["body"], path=comment["path"], line=comment["line"], side=comment["side"])
+                self.add_comment(comment["body"], self.login, path=comment["path"], line=comment["line"], side=comment["side"])
             return 200, {}, review
         found = re.fullmatch(rf"{REPO_PATH}/pulls/comments/(\d+)", path)
         if method == "DELETE" and found:
@@ -125,13 +140,16 @@ class GitHubStandIn:
                 stand_in.received.append(Received(self.command, parts.path, parts.query, dict(self.headers.items()), body))
                 status, headers, data = stand_in._answer(self.command, parts.path, urllib.parse.parse_qs(parts.query), body)
                 payload = json.dumps(data).encode() if data is not None else b""
+                cut_short = bool(headers.pop(CUT_SHORT, ""))
                 self.send_response(status)
                 for name, value in headers.items():
                     self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
+                self.send_header("Content-Length", str(len(payload) + (100 if cut_short else 0)))
                 self.end_headers()
                 self.wfile.write(payload)
+                if cut_short:
+                    self.close_connection = True
 
             do_GET = do_POST = do_DELETE = _serve
 
@@ -387,3 +405,58 @@ def test_unreachable_api(github: GitHubStandIn) -> None:
     assert str(raised.value).startswith(f"GitHub did not answer GET {REPO_PATH}/pulls/7 after 5 tries (last: ")
     assert TOKEN not in str(raised.value)
     assert waits == [0.25, 0.5, 1.0, 2.0]  # the backoff doubles; no wait after the last try
+
+
+def test_redirects_on_the_api_host_are_followed_with_the_token(github: GitHubStandIn) -> None:
+    """A renamed repository answers 301, a moved one 307/308: on the API's own
+    host they are followed, keeping the method and the body."""
+    old = "/repos/octo/old/pulls/7"
+    github.redirects[("GET", old)] = (301, f"{github.url}{REPO_PATH}/pulls/7")
+    github.redirects[("POST", f"{old}/reviews")] = (307, f"{REPO_PATH}/pulls/7/reviews")  # relative, as RFC 9110 allows
+    github.redirects[("DELETE", f"{old}/comments/1")] = (308, f"{github.url}{REPO_PATH}/pulls/comments/1")
+    api = GitHub(github.url, TOKEN)
+    assert api.request("GET", old).data == {"number": 7, "head": {"sha": ""}}
+    review = {"body": "b", "commit_id": "c", "event": "COMMENT", "comments": []}
+    api.request("POST", f"{old}/reviews", review)
+    [posted] = github.requests("POST", f"{REPO_PATH}/pulls/7/reviews")
+    assert posted.body == review
+    comment = github.add_comment("x")
+    github.redirects[("DELETE", f"{old}/comments/1")] = (308, f"{REPO_PATH}/pulls/comments/{comment}")
+    api.request("DELETE", f"{old}/comments/1")
+    assert github.comments == []
+    assert [r.method for r in github.received] == ["GET", "GET", "POST", "POST", "DELETE", "DELETE"]
+    assert_token_only_in_the_header(github)
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_redirects_to_another_host_are_refused(github: GitHubStandIn, status: int) -> None:
+    elsewhere = GitHubStandIn()  # another port of the same address: another host for the token
+    try:
+        github.redirects[("GET", f"{REPO_PATH}/pulls/7")] = (status, f"{elsewhere.url}{REPO_PATH}/pulls/7")
+        with pytest.raises(GitHubError) as raised:
+            GitHub(github.url, TOKEN).request("GET", f"{REPO_PATH}/pulls/7")
+        assert str(raised.value) == (
+            f"GitHub redirected GET {REPO_PATH}/pulls/7 to another host ({elsewhere.url}); "
+            f"the token goes to {github.url} only, so mockpolicy does not follow."
+        )
+        assert elsewhere.received == []
+    finally:
+        elsewhere.close()
+
+
+def test_a_redirect_loop_ends(github: GitHubStandIn) -> None:
+    github.redirects[("GET", f"{REPO_PATH}/pulls/7")] = (302, f"{REPO_PATH}/pulls/7")
+    with pytest.raises(GitHubError) as raised:
+        GitHub(github.url, TOKEN).request("GET", f"{REPO_PATH}/pulls/7")
+    assert str(raised.value) == f"GitHub redirected GET {REPO_PATH}/pulls/7 more than 5 times."
+    assert len(github.received) == 6
+
+
+def test_the_bot_refuses_a_redirect_to_another_host(pull_request: Path, github: GitHubStandIn) -> None:
+    github.redirects[("POST", f"{REPO_PATH}/pulls/7/reviews")] = (307, "http://collector.invalid/steal")
+    result = post(pull_request, github)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"mockpolicy: error: GitHub redirected POST {REPO_PATH}/pulls/7/reviews to another host "
+        f"(http://collector.invalid); the token goes to {github.url} only, so mockpolicy does not follow.\n"
+    )
