@@ -69,7 +69,12 @@ def _seconds(value: str | None) -> float | None:
 
 
 class GitHubError(MockpolicyError):
-    """A request to GitHub failed for good; the message is one sentence."""
+    """A request to GitHub failed for good; the message is one sentence, and
+    ``status`` the HTTP status GitHub answered with, when it answered."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class Forbidden(GitHubError):
@@ -168,8 +173,8 @@ class GitHub:
                 wait = self._wait_for(status, headers, message, attempt)
                 if wait is None:
                     if status == 403:
-                        raise Forbidden(f"GitHub refused {what} (403: {message}).") from None
-                    raise GitHubError(f"GitHub answered {what} with {status}: {message}.") from None
+                        raise Forbidden(f"GitHub refused {what} (403: {message}).", status) from None
+                    raise GitHubError(f"GitHub answered {what} with {status}: {message}.", status) from None
                 problem = f"{status}: {message}"
             except (OSError, http.client.HTTPException) as error:  # URLError, timeouts, dropped connections
                 reason = getattr(error, "reason", error)

@@ -27,6 +27,7 @@ from mockpolicy.github_api import GitHub, GitHubError
 
 TOKEN = "ghs_sekrit0123456789"
 BOT = "mockpolicy-bot"  # the account the stand-in says the token posts as
+MARKER = "<!-- mockpolicy-finding: 0123456789abcdef0123 -->"  # a finding no test has
 CUT_SHORT = "X-Stand-In-Cut-Short"  # an answer header the stand-in reads and does not send
 REPO_PATH = "/repos/octo/shop"
 ADDED = """
@@ -460,3 +461,81 @@ def test_the_bot_refuses_a_redirect_to_another_host(pull_request: Path, github: 
         f"mockpolicy: error: GitHub redirected POST {REPO_PATH}/pulls/7/reviews to another host "
         f"(http://collector.invalid); the token goes to {github.url} only, so mockpolicy does not follow.\n"
     )
+
+
+def markers_of(bodies: list[str]) -> list[str]:
+    return [m for body in bodies for m in re.findall(r"<!-- mockpolicy-finding: [0-9a-f]{20} -->", body)]
+
+
+def test_markers_count_only_on_the_bots_own_comments(pull_request: Path, github: GitHubStandIn) -> None:
+    """A maintainer's comment or a pull-request author's review body carrying
+    the markers neither suppresses findings nor gets deleted."""
+    first = post(pull_request, github)
+    assert "2 comment(s) posted" in first.stdout
+    bodies = [c["body"] for c in github.comments]
+    current = markers_of(bodies)
+    assert len(current) == 2
+    github.comments.clear()
+    github.reviews.clear()
+    # Copies of the bot's own texts, by others: word for word, and with a marker of a finding that is gone.
+    github.add_comment(bodies[0], author="maintainer")
+    maintainers = github.add_comment(bodies[1].replace(current[1], MARKER), author="maintainer")
+    listing = "\n".join(f"- tests/test\\_jobs.py:9 x: y {m}" for m in [*current, MARKER])
+    github.reviews.append({"id": 1, "body": f"**mockpolicy** found 2 new finding(s) in this change.\n\n{listing}",
+                           "state": "COMMENTED", "user": {"login": "pr-author"}})
+    second = post(pull_request, github)
+    assert "2 comment(s) posted, 0 already there, 0 deleted as fixed" in second.stdout, second.stdout
+    assert not github.requests("DELETE")
+    assert maintainers in [c["id"] for c in github.comments]
+
+
+def test_a_marker_in_quoted_source_is_not_the_comments_key(pull_request: Path, github: GitHubStandIn) -> None:
+    """The suggestion block quotes the source line; a marker-like string in it
+    must not be read as the comment's key (else the comment is deleted and
+    posted again on every push)."""
+    commit_change(pull_request, """
+
+    def test_quoted():
+        with mock.patch("app.jobs.run"):  # <!-- mockpolicy-finding: 0123456789abcdef0123 -->
+            pass
+    """)
+    github.head = git(pull_request, "rev-parse", "HEAD").strip()
+    first = post(pull_request, github)
+    assert "4 comment(s) posted" in first.stdout
+    assert any("```suggestion\n" in c["body"] and "0123456789abcdef0123" in c["body"] for c in github.comments)
+    second = post(pull_request, github)
+    assert "0 comment(s) posted, 4 already there, 0 deleted as fixed" in second.stdout, second.stdout
+    assert not github.requests("DELETE")
+
+
+def test_an_actions_token_posts_as_github_actions(pull_request: Path, github: GitHubStandIn) -> None:
+    """GITHUB_TOKEN in Actions cannot read /user; its comments are github-actions[bot]'s."""
+    github.login = "github-actions[bot]"
+    github.faults.append(Fault("GET", "/user", 403, "Resource not accessible by integration", times=2))
+    github.add_comment(f"**mockpolicy: `x`**\n\n{MARKER}", author="someone-else[bot]")
+    assert "2 comment(s) posted" in post(pull_request, github).stdout
+    second = post(pull_request, github)
+    assert "0 comment(s) posted, 2 already there, 0 deleted as fixed" in second.stdout, second.stdout
+    assert not github.requests("DELETE")
+
+
+def test_the_bot_login_can_be_configured(pull_request: Path, github: GitHubStandIn) -> None:
+    github.login = "shop-review[bot]"  # an app's installation token: /user refuses it, its comments are the app's
+    github.faults.append(Fault("GET", "/user", 403, "Resource not accessible by integration", times=9))
+    stale = github.add_comment(f"**mockpolicy: `x`**\n\n{MARKER}", author="shop-review[bot]")
+    github.add_comment(f"**mockpolicy: `x`**\n\n{MARKER}", author="a-person")
+    first = post(pull_request, github, MOCKPOLICY_BOT_LOGIN="Shop-Review[bot]")  # logins ignore case
+    assert "2 comment(s) posted, 0 already there, 1 deleted as fixed" in first.stdout, first.stdout
+    assert [r.path for r in github.requests("DELETE")] == [f"{REPO_PATH}/pulls/comments/{stale}"]
+    second = post(pull_request, github, MOCKPOLICY_BOT_LOGIN="shop-review[bot]")
+    assert "0 comment(s) posted, 2 already there, 0 deleted as fixed" in second.stdout, second.stdout
+    assert not github.requests("GET", "/user")
+
+
+def test_a_bad_bot_login_is_one_sentence(pull_request: Path, github: GitHubStandIn) -> None:
+    result = post(pull_request, github, MOCKPOLICY_BOT_LOGIN="a b\n::error::x")
+    assert result.returncode == 2
+    assert result.stderr == (
+        "mockpolicy: error: MOCKPOLICY_BOT_LOGIN must be a GitHub login such as github-actions[bot], got 'a b\\n::error::x'.\n"
+    )
+    assert github.received == []
