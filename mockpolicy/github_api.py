@@ -1,8 +1,10 @@
 """A small client for GitHub's REST API (stdlib ``urllib``), the one place that
 speaks HTTP.
 
-Requests send the token as a header and never echo it: every message built
-from a response has it replaced by ``***``. Server errors (5xx), dropped
+Requests send the token as a header and never echo it: every message the
+client builds has it replaced by ``***`` (before GitHub's own message is cut
+to ``_QUOTED`` characters, so no part of it survives a cut), and a token that
+is not printable ASCII without spaces is refused unseen before any request. Server errors (5xx), dropped
 connections and rate limits are retried; a ``Retry-After`` (or, for the
 primary limit, ``X-RateLimit-Reset``) is honoured, other retries back off
 exponentially, and no run waits more than ``max_wait`` seconds in total. A
@@ -34,6 +36,8 @@ from mockpolicy.errors import MockpolicyError
 PUBLIC_API = "https://api.github.com"
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
 _REDIRECTS = 5  # in a row, for one request
+_QUOTED = 300  # characters of GitHub's message (or of a network error) quoted in an error
+_TOKEN_RE = re.compile(r"[!-~]+")  # what an HTTP header can carry verbatim
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -102,6 +106,11 @@ class GitHub:
         timeout: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        if not _TOKEN_RE.fullmatch(token):
+            raise GitHubError(
+                "GITHUB_TOKEN is not a token mockpolicy can send: "
+                "it must be printable ASCII without spaces or line breaks (its value is not shown)."
+            )
         self.api_url = api_url.rstrip("/")
         self._token = token
         self.attempts = attempts
@@ -142,6 +151,12 @@ class GitHub:
 
     def request(self, method: str, path_or_url: str, body: object | None = None) -> Response:
         """One API call, retried and redirected as the module says; returns the decoded JSON."""
+        try:
+            return self._request(method, path_or_url, body)
+        except GitHubError as error:  # whatever the message quotes (a path, a host), never the token
+            raise type(error)(self._hide(str(error)), error.status) from None
+
+    def _request(self, method: str, path_or_url: str, body: object | None) -> Response:
         url = self._url(path_or_url)
         payload = json.dumps(body).encode("utf-8") if body is not None else None
         what = f"{method} {urllib.parse.urlsplit(url).path}"
@@ -178,7 +193,7 @@ class GitHub:
                 problem = f"{status}: {message}"
             except (OSError, http.client.HTTPException) as error:  # URLError, timeouts, dropped connections
                 reason = getattr(error, "reason", error)
-                problem = self._hide(str(reason) or type(reason).__name__)
+                problem = self._quote(str(reason)) or type(reason).__name__
                 wait = self.backoff * 2 ** (attempt - 1)
             else:
                 try:
@@ -202,8 +217,11 @@ class GitHub:
             text = str(data.get("message", "")) if isinstance(data, dict) else ""
         except ValueError:
             text = raw.decode("utf-8", "replace")
-        text = " ".join(text.split())[:300].rstrip(".")
-        return self._hide(text) or "no message"
+        return self._quote(text).rstrip(".") or "no message"
+
+    def _quote(self, text: str) -> str:
+        """``text`` on one line, the token masked, then cut to ``_QUOTED`` characters."""
+        return self._hide(" ".join(text.split()))[:_QUOTED]
 
     def _wait_for(self, status: int, headers: Message, message: str, attempt: int) -> float | None:
         """Seconds to wait before retrying, or None when the failure is final."""

@@ -539,3 +539,25 @@ def test_a_bad_bot_login_is_one_sentence(pull_request: Path, github: GitHubStand
         "mockpolicy: error: MOCKPOLICY_BOT_LOGIN must be a GitHub login such as github-actions[bot], got 'a b\\n::error::x'.\n"
     )
     assert github.received == []
+
+
+@pytest.mark.parametrize("status", [422, 403])
+def test_the_token_is_masked_before_a_message_is_cut(github: GitHubStandIn, status: int) -> None:
+    """GitHub's message is quoted up to 300 characters; a token straddling the
+    cut must not leave its first characters behind."""
+    github.faults.append(Fault("GET", f"{REPO_PATH}/pulls/7", status, "x" * 281 + TOKEN + " and more"))
+    with pytest.raises(GitHubError) as raised:
+        GitHub(github.url, TOKEN).request("GET", f"{REPO_PATH}/pulls/7")
+    assert TOKEN[:4] not in str(raised.value)
+    assert str(raised.value).endswith("x" * 281 + "*** and more).") or str(raised.value).endswith("x" * 281 + "*** and more.")
+
+
+@pytest.mark.parametrize("token", ["ghs_abc\r\nX-Injected: 1", "ghs_abc\ndef", "ghs_abc def", "ghs_\u20acuro", "ghs_\x1b[31m"])
+def test_a_token_that_cannot_be_a_header_is_refused_unseen(pull_request: Path, github: GitHubStandIn, token: str) -> None:
+    result = post(pull_request, github, GITHUB_TOKEN=token)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "mockpolicy: error: GITHUB_TOKEN is not a token mockpolicy can send: "
+        "it must be printable ASCII without spaces or line breaks (its value is not shown).\n"
+    )
+    assert github.received == []
