@@ -10,6 +10,13 @@ primary limit, ``X-RateLimit-Reset``) is honoured, other retries back off
 exponentially, and no run waits more than ``max_wait`` seconds in total. A
 403 that is not a rate limit raises ``Forbidden`` (a fork's read-only token).
 
+Time: one client is one run's use of the API, and it has ``budget`` seconds
+for all of it, requests and waits together. Each request may go ``timeout``
+seconds without a byte from the server (less when less of the budget is
+left), and a watchdog shuts a connection still open when the budget runs out,
+so a server that drips bytes holds no request longer either. Lists are read
+up to ``max_pages`` pages; a longer one is an error.
+
 The token goes to the API's own origin (scheme, host and port of ``api_url``)
 and nowhere else: redirects there are followed (301, 302, 307 and 308 keep
 the method and body, 303 becomes a GET), at most ``_REDIRECTS`` in a row, and a
@@ -21,6 +28,8 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import socket
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -36,6 +45,7 @@ from mockpolicy.errors import MockpolicyError
 PUBLIC_API = "https://api.github.com"
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
 _REDIRECTS = 5  # in a row, for one request
+_PER_PAGE = 100  # GitHub's largest page
 _QUOTED = 300  # characters of GitHub's message (or of a network error) quoted in an error
 _TOKEN_RE = re.compile(r"[!-~]+")  # what an HTTP header can carry verbatim
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -65,6 +75,42 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def _opener(connections: list[http.client.HTTPConnection]) -> urllib.request.OpenerDirector:
+    """An opener that follows no redirect and adds each connection it opens to
+    ``connections`` (for the watchdog); proxies from the environment still apply."""
+
+    def tracked(kind: type[http.client.HTTPConnection]) -> Any:
+        def connect(*args: Any, **kwargs: Any) -> http.client.HTTPConnection:
+            connection = kind(*args, **kwargs)
+            connections.append(connection)
+            return connection
+
+        return connect
+
+    class Plain(urllib.request.HTTPHandler):
+        def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(tracked(http.client.HTTPConnection), req)
+
+    class Secure(urllib.request.HTTPSHandler):
+        def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(tracked(http.client.HTTPSConnection), req)
+
+    return urllib.request.build_opener(_NoRedirects, Plain, Secure)
+
+
+def _shut(connections: list[http.client.HTTPConnection], fired: threading.Event) -> None:
+    """End every read or write on ``connections`` now (from another thread),
+    setting ``fired`` first: what was read by then may look complete but is not."""
+    fired.set()
+    for connection in connections:
+        sock = connection.sock
+        if sock is not None:
+            try:  # socket.socket's own shutdown: an SSLSocket's would drop its TLS state under the reader
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
 def _seconds(value: str | None) -> float | None:
     """A header's whole number of seconds (or epoch seconds), or None."""
     if value is None or not value.strip().isdigit():
@@ -92,8 +138,13 @@ class Response:
     data: Any
 
 
+class _OutOfTime(Exception):
+    """The run's budget for the API is spent."""
+
+
 class GitHub:
-    """Requests to ``api_url`` with ``token``; ``sleep`` is the wait between tries."""
+    """Requests to ``api_url`` with ``token``; ``sleep`` is the wait between tries.
+    The budget starts when the client is made."""
 
     def __init__(
         self,
@@ -104,6 +155,8 @@ class GitHub:
         max_wait: float = 60.0,
         backoff: float = 0.25,
         timeout: float = 30.0,
+        budget: float = 120.0,
+        max_pages: int = 100,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if not _TOKEN_RE.fullmatch(token):
@@ -117,8 +170,15 @@ class GitHub:
         self.max_wait = max_wait
         self.backoff = backoff
         self.timeout = timeout
+        self.budget = budget
+        self.max_pages = max_pages
         self._sleep = sleep
+        self._deadline = time.monotonic() + budget
         self.waited = 0.0
+
+    def _left(self) -> float:
+        """Seconds left of the budget."""
+        return self._deadline - time.monotonic()
 
     def _hide(self, text: str) -> str:
         return text.replace(self._token, "***") if self._token else text
@@ -151,33 +211,67 @@ class GitHub:
 
     def request(self, method: str, path_or_url: str, body: object | None = None) -> Response:
         """One API call, retried and redirected as the module says; returns the decoded JSON."""
+        url = self._url(path_or_url)
+        what = f"{method} {urllib.parse.urlsplit(url).path}"
         try:
-            return self._request(method, path_or_url, body)
+            return self._request(what, method, url, body)
+        except _OutOfTime:
+            raise GitHubError(f"mockpolicy's time for GitHub's API in one run ({self.budget:g} s) ran out during {what}.") from None
         except GitHubError as error:  # whatever the message quotes (a path, a host), never the token
             raise type(error)(self._hide(str(error)), error.status) from None
 
-    def _request(self, method: str, path_or_url: str, body: object | None) -> Response:
-        url = self._url(path_or_url)
+    def _exchange(self, method: str, url: str, payload: bytes | None) -> tuple[int, Message, bytes]:
+        """One HTTP request within the budget: the status, headers and body of
+        any answer; a network failure raises ``OSError`` or ``HTTPException``."""
+        left = self._left()
+        if left <= 0:
+            raise _OutOfTime
+        request = urllib.request.Request(url, data=payload, method=method, headers={
+            "Accept": "application/vnd.github+json",
+            "Authorization": f"Bearer {self._token}",
+            "X-GitHub-Api-Version": "2022-11-28",
+            "User-Agent": f"mockpolicy/{__version__}",
+            **({"Content-Type": "application/json"} if payload is not None else {}),
+        })
+        connections: list[http.client.HTTPConnection] = []
+        fired = threading.Event()
+        watchdog = threading.Timer(left, _shut, (connections, fired))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            try:
+                with _opener(connections).open(request, timeout=min(self.timeout, left)) as answer:
+                    answered = answer.status, answer.headers, answer.read()
+            except urllib.error.HTTPError as error:
+                answered = error.code, error.headers, error.read()
+            except (OSError, http.client.HTTPException):
+                if fired.is_set() or self._left() <= 0:
+                    raise _OutOfTime from None
+                raise
+        finally:
+            watchdog.cancel()
+        if fired.is_set():  # cut off by the watchdog: an answer cut short can look whole
+            raise _OutOfTime
+        return answered
+
+    def _request(self, what: str, method: str, url: str, body: object | None) -> Response:
         payload = json.dumps(body).encode("utf-8") if body is not None else None
-        what = f"{method} {urllib.parse.urlsplit(url).path}"
-        opener = urllib.request.build_opener(_NoRedirects)
         attempt = redirects = 0
         while attempt < self.attempts:
             attempt += 1
-            request = urllib.request.Request(url, data=payload, method=method, headers={
-                "Accept": "application/vnd.github+json",
-                "Authorization": f"Bearer {self._token}",
-                "X-GitHub-Api-Version": "2022-11-28",
-                "User-Agent": f"mockpolicy/{__version__}",
-                **({"Content-Type": "application/json"} if payload is not None else {}),
-            })
             try:
-                with opener.open(request, timeout=self.timeout) as answer:
-                    raw = answer.read()
-                    status, headers = answer.status, answer.headers
-            except urllib.error.HTTPError as error:
-                status, headers = error.code, error.headers
-                message = self._message(error.read())
+                status, headers, raw = self._exchange(method, url, payload)
+            except (OSError, http.client.HTTPException) as error:  # URLError, timeouts, dropped connections
+                reason = getattr(error, "reason", error)
+                problem = self._quote(str(reason)) or type(reason).__name__
+                wait = self.backoff * 2 ** (attempt - 1)
+            else:
+                if 200 <= status < 300:
+                    try:
+                        return Response(status, headers, json.loads(raw) if raw.strip() else None)
+                    except ValueError:
+                        raise GitHubError(f"GitHub answered {what} with something that is not JSON.") from None
+                message = self._message(raw)
                 if status in (301, 302, 303, 307, 308):
                     url = self._redirect(what, url, status, headers, redirects)
                     redirects += 1
@@ -188,24 +282,20 @@ class GitHub:
                 wait = self._wait_for(status, headers, message, attempt)
                 if wait is None:
                     if status == 403:
-                        raise Forbidden(f"GitHub refused {what} (403: {message}).", status) from None
-                    raise GitHubError(f"GitHub answered {what} with {status}: {message}.", status) from None
+                        raise Forbidden(f"GitHub refused {what} (403: {message}).", status)
+                    raise GitHubError(f"GitHub answered {what} with {status}: {message}.", status)
                 problem = f"{status}: {message}"
-            except (OSError, http.client.HTTPException) as error:  # URLError, timeouts, dropped connections
-                reason = getattr(error, "reason", error)
-                problem = self._quote(str(reason)) or type(reason).__name__
-                wait = self.backoff * 2 ** (attempt - 1)
-            else:
-                try:
-                    return Response(status, headers, json.loads(raw) if raw.strip() else None)
-                except ValueError:
-                    raise GitHubError(f"GitHub answered {what} with something that is not JSON.") from None
             if attempt == self.attempts:
                 raise GitHubError(f"GitHub did not answer {what} after {attempt} tries (last: {problem}).")
             if self.waited + wait > self.max_wait:
                 raise GitHubError(
                     f"GitHub asked to wait {wait:.0f} s before retrying {what} ({problem}), "
                     f"more than mockpolicy waits in one run ({self.max_wait:.0f} s)."
+                )
+            if wait >= self._left():
+                raise GitHubError(
+                    f"GitHub asked to wait {wait:.0f} s before retrying {what} ({problem}), "
+                    f"more than is left of mockpolicy's {self.budget:g} s for GitHub's API in one run."
                 )
             self.waited += wait
             self._sleep(wait)
@@ -240,12 +330,19 @@ class GitHub:
         return None
 
     def pages(self, path: str) -> Iterator[Any]:
-        """The items of a paginated list, following ``Link: rel="next"``."""
-        url: str | None = path + ("&" if "?" in path else "?") + "per_page=100"
-        while url:
+        """The items of a paginated list, following ``Link: rel="next"`` for at
+        most ``max_pages`` pages."""
+        url = self._url(path + ("&" if "?" in path else "?") + f"per_page={_PER_PAGE}")
+        for _ in range(self.max_pages):
             response = self.request("GET", url)
             if not isinstance(response.data, list):
                 raise GitHubError(f"GitHub answered GET {path} with something other than a list.")
             yield from response.data
             found = _NEXT_LINK.search(response.headers.get("Link") or "")
-            url = found.group(1) if found else None
+            if not found:
+                return
+            url = urllib.parse.urljoin(url, found.group(1))
+        raise GitHubError(
+            f"GitHub's list GET {path} goes on past {self.max_pages} pages, "
+            f"more than mockpolicy reads ({self.max_pages} pages of {_PER_PAGE} items)."
+        )

@@ -7,8 +7,10 @@ the client's own waits are checked by handing it a ``sleep`` that records."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import socket
 import subprocess
 import textwrap
 import threading
@@ -561,3 +563,88 @@ def test_a_token_that_cannot_be_a_header_is_refused_unseen(pull_request: Path, g
         "it must be printable ASCII without spaces or line breaks (its value is not shown).\n"
     )
     assert github.received == []
+
+
+def test_endless_pagination_stops_at_the_page_cap(pull_request: Path, github: GitHubStandIn) -> None:
+    github.add_comment("a person's comment")
+    github.endless = True  # every page links to a next one
+    api = GitHub(github.url, TOKEN, max_pages=3)
+    with pytest.raises(GitHubError) as raised:
+        list(api.pages(f"{REPO_PATH}/pulls/7/comments"))
+    assert str(raised.value) == (
+        f"GitHub's list GET {REPO_PATH}/pulls/7/comments goes on past 3 pages, more than mockpolicy reads (3 pages of 100 items)."
+    )
+    assert len(github.received) == 3
+    result = post(pull_request, github)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"mockpolicy: error: GitHub's list GET {REPO_PATH}/pulls/7/comments goes on past 100 pages, "
+        "more than mockpolicy reads (100 pages of 100 items).\n"
+    )
+    assert len(github.requests("GET", f"{REPO_PATH}/pulls/7/comments")) == 3 + 100
+
+
+@contextlib.contextmanager
+def stalling_server(drip: bool) -> Iterator[str]:
+    """A server that takes connections and never answers; with ``drip``, it
+    starts an answer and then sends one more byte of a header every 20 ms,
+    so no read ever waits long enough to time out."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.02)
+    stop = threading.Event()
+    held: list[socket.socket] = []
+
+    def dribble(connection: socket.socket) -> None:
+        try:
+            connection.sendall(b"HTTP/1.1 200 OK\r\n")
+            while not stop.wait(0.02):
+                connection.sendall(b"X")
+        except OSError:
+            pass
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            held.append(connection)
+            if drip:
+                threading.Thread(target=dribble, args=(connection,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        for connection in held:
+            connection.close()
+        listener.close()
+
+
+@pytest.mark.parametrize("drip", [False, True], ids=["silent", "dripping"])
+def test_the_whole_run_has_a_time_budget(drip: bool) -> None:
+    """Per request, a silent server is cut off after ``timeout``; a server that
+    keeps dripping bytes never is. Neither may hold the run past its budget."""
+    with stalling_server(drip) as url:
+        api = GitHub(url, TOKEN, timeout=10, budget=0.5)
+        started = time.monotonic()
+        with pytest.raises(GitHubError) as raised:
+            api.request("GET", f"{REPO_PATH}/pulls/7")
+        assert time.monotonic() - started < 3
+    assert str(raised.value) == f"mockpolicy's time for GitHub's API in one run (0.5 s) ran out during GET {REPO_PATH}/pulls/7."
+
+
+def test_a_retry_is_not_waited_for_past_the_budget(github: GitHubStandIn) -> None:
+    github.faults.append(Fault("GET", f"{REPO_PATH}/pulls/7", 502, "Bad Gateway", {"Retry-After": "20"}))
+    waits: list[float] = []
+    api = GitHub(github.url, TOKEN, sleep=waits.append, budget=10)
+    with pytest.raises(GitHubError) as raised:
+        api.request("GET", f"{REPO_PATH}/pulls/7")
+    assert str(raised.value) == (
+        f"GitHub asked to wait 20 s before retrying GET {REPO_PATH}/pulls/7 (502: Bad Gateway), "
+        "more than is left of mockpolicy's 10 s for GitHub's API in one run."
+    )
+    assert waits == []
