@@ -62,6 +62,22 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return scheme, (parts.hostname or "").lower(), port if port is not None else _DEFAULT_PORTS.get(scheme)
 
 
+def _checked_api_url(url: str) -> str:
+    """``url`` without a trailing slash, when it can be the API's base URL."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.username is not None or parts.password is not None:
+        shown = "one with a user name or password (not shown)"
+    else:
+        shown = f"'{url}'"
+    scheme, host, port = _origin(url)
+    if (
+        scheme not in ("http", "https") or not host or port == -1 or parts.username is not None or parts.password is not None
+        or parts.query or parts.fragment or not _TOKEN_RE.fullmatch(url)
+    ):
+        raise GitHubError(f"GITHUB_API_URL must be the http or https URL of GitHub's API, such as {PUBLIC_API}, not {shown}.")
+    return url.rstrip("/")
+
+
 def _shown_origin(url: str) -> str:
     parts = urllib.parse.urlsplit(url)
     return f"{parts.scheme}://{parts.hostname or ''}" + (f":{parts.port}" if parts.port is not None else "")
@@ -138,6 +154,25 @@ class Response:
     data: Any
 
 
+def _error_body(error: urllib.error.HTTPError) -> bytes:
+    """The body of an error answer, or as much of it as came: the status
+    decides what happens, the body only gives the message."""
+    try:
+        return error.read()
+    except http.client.IncompleteRead as cut:
+        return cut.partial
+    except (OSError, http.client.HTTPException):
+        return b""
+
+
+def _json(raw: bytes) -> Any:
+    """``raw`` decoded; ``ValueError`` for anything that is not JSON mockpolicy can read."""
+    try:
+        return json.loads(raw)
+    except RecursionError:  # nested deeper than the interpreter's stack
+        raise ValueError("JSON nested too deep") from None
+
+
 class _OutOfTime(Exception):
     """The run's budget for the API is spent."""
 
@@ -164,7 +199,7 @@ class GitHub:
                 "GITHUB_TOKEN is not a token mockpolicy can send: "
                 "it must be printable ASCII without spaces or line breaks (its value is not shown)."
             )
-        self.api_url = api_url.rstrip("/")
+        self.api_url = _checked_api_url(api_url)
         self._token = token
         self.attempts = attempts
         self.max_wait = max_wait
@@ -243,7 +278,7 @@ class GitHub:
                 with _opener(connections).open(request, timeout=min(self.timeout, left)) as answer:
                     answered = answer.status, answer.headers, answer.read()
             except urllib.error.HTTPError as error:
-                answered = error.code, error.headers, error.read()
+                answered = error.code, error.headers, _error_body(error)
             except (OSError, http.client.HTTPException):
                 if fired.is_set() or self._left() <= 0:
                     raise _OutOfTime from None
@@ -268,7 +303,7 @@ class GitHub:
             else:
                 if 200 <= status < 300:
                     try:
-                        return Response(status, headers, json.loads(raw) if raw.strip() else None)
+                        return Response(status, headers, _json(raw) if raw.strip() else None)
                     except ValueError:
                         raise GitHubError(f"GitHub answered {what} with something that is not JSON.") from None
                 message = self._message(raw)
@@ -303,7 +338,7 @@ class GitHub:
 
     def _message(self, raw: bytes) -> str:
         try:
-            data = json.loads(raw)
+            data = _json(raw)
             text = str(data.get("message", "")) if isinstance(data, dict) else ""
         except ValueError:
             text = raw.decode("utf-8", "replace")

@@ -202,7 +202,7 @@ def post_or_fall_back(root: Path, pr: int, change: Change, context: Context) -> 
     login = os.environ.get(BOT_LOGIN_VARIABLE, "").strip() or None
     if login is not None and not _LOGIN_RE.fullmatch(login):
         raise GitHubError(f"{BOT_LOGIN_VARIABLE} must be a GitHub login such as {ACTIONS_BOT}, got '{login}'.")
-    api = GitHub(os.environ.get("GITHUB_API_URL") or PUBLIC_API, token)
+    api = GitHub(os.environ.get("GITHUB_API_URL", "").strip() or PUBLIC_API, token)
     try:
         posted = post(api, repository, pr, change, context, gitio.head(root), login)
     except Forbidden as refused:

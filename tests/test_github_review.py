@@ -30,7 +30,8 @@ from mockpolicy.github_api import GitHub, GitHubError
 TOKEN = "ghs_sekrit0123456789"
 BOT = "mockpolicy-bot"  # the account the stand-in says the token posts as
 MARKER = "<!-- mockpolicy-finding: 0123456789abcdef0123 -->"  # a finding no test has
-CUT_SHORT = "X-Stand-In-Cut-Short"  # an answer header the stand-in reads and does not send
+CUT_SHORT = "X-Stand-In-Cut-Short"  # answer headers the stand-in reads and does not send
+RAW = "X-Stand-In-Raw"
 REPO_PATH = "/repos/octo/shop"
 ADDED = """
 
@@ -59,6 +60,7 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
     times: int = 1
     cut_short: bool = False  # announce more body than is sent, then close the connection
+    raw: str | None = None  # the body, instead of {"message": message}
 
 
 class GitHubStandIn:
@@ -101,7 +103,8 @@ class GitHubStandIn:
         for fault in self.faults:
             if fault.times and (fault.method, fault.path) == (method, path):
                 fault.times -= 1
-                return fault.status, {**fault.headers, **({CUT_SHORT: "1"} if fault.cut_short else {})}, {"message": fault.message}
+                headers = {**fault.headers, **({CUT_SHORT: "1"} if fault.cut_short else {}), **({RAW: fault.raw} if fault.raw else {})}
+                return fault.status, headers, {"message": fault.message}
         if (method, path) in self.redirects:
             status, location = self.redirects[method, path]
             return status, {"Location": location}, None
@@ -144,6 +147,7 @@ class GitHubStandIn:
                 status, headers, data = stand_in._answer(self.command, parts.path, urllib.parse.parse_qs(parts.query), body)
                 payload = json.dumps(data).encode() if data is not None else b""
                 cut_short = bool(headers.pop(CUT_SHORT, ""))
+                payload = headers.pop(RAW).encode() if RAW in headers else payload
                 self.send_response(status)
                 for name, value in headers.items():
                     self.send_header(name, value)
@@ -648,3 +652,57 @@ def test_a_retry_is_not_waited_for_past_the_budget(github: GitHubStandIn) -> Non
         "more than is left of mockpolicy's 10 s for GitHub's API in one run."
     )
     assert waits == []
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [("not a url", "'not a url'"), ("ftp://x", "'ftp://x'"), ("http://", "'http://'"), ("https://:443/", "'https://:443/'"),
+     ("http://x:99999", "'http://x:99999'"), ("https://api.github.com/?per_page=1", "'https://api.github.com/?per_page=1'"),
+     ("https://a b/", "'https://a b/'"), ("https://me:pw@ghe.example/api/v3", "one with a user name or password (not shown)")],
+)
+def test_a_bad_api_url_is_one_sentence(pull_request: Path, github: GitHubStandIn, url: str, shown: str) -> None:
+    result = post(pull_request, github, GITHUB_API_URL=url)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"mockpolicy: error: GITHUB_API_URL must be the http or https URL of GitHub's API, "
+        f"such as https://api.github.com, not {shown}.\n"
+    )
+    assert "pw" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("status", "times", "message"),
+    [(422, 1, "GitHub answered GET {pr} with 422: Validation Failed."),
+     (502, 9, "GitHub did not answer GET {pr} after 5 tries (last: 502: Validation Failed)."),
+     (403, 1, "GitHub refused GET {pr} (403: Validation Failed). Printing")],
+)
+def test_an_error_answer_cut_short_is_one_sentence(
+    pull_request: Path, github: GitHubStandIn, status: int, times: int, message: str
+) -> None:
+    """An error's body that ends before its Content-Length: what came is the message."""
+    pr = f"{REPO_PATH}/pulls/7"
+    retry_now = {"Retry-After": "0"} if status >= 500 else {}
+    github.faults.append(Fault("GET", pr, status, "Validation Failed", retry_now, times=times, cut_short=True))
+    result = post(pull_request, github)
+    assert message.format(pr=pr) in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.returncode == (1 if status == 403 else 2)
+
+
+def test_a_success_cut_short_is_tried_again(github: GitHubStandIn) -> None:
+    pr = f"{REPO_PATH}/pulls/7"
+    github.faults.append(Fault("GET", pr, 200, "half", cut_short=True))
+    assert GitHub(github.url, TOKEN, sleep=lambda _: None).request("GET", pr).data == {"number": 7, "head": {"sha": ""}}
+    assert len(github.requests("GET", pr)) == 2
+
+
+@pytest.mark.parametrize("status", [200, 422])
+def test_json_nested_too_deep_is_one_sentence(github: GitHubStandIn, status: int) -> None:
+    pr = f"{REPO_PATH}/pulls/7"
+    github.faults.append(Fault("GET", pr, status, "", raw="[" * 100_000))
+    with pytest.raises(GitHubError) as raised:
+        GitHub(github.url, TOKEN).request("GET", pr)
+    if status == 200:
+        assert str(raised.value) == f"GitHub answered GET {pr} with something that is not JSON."
+    else:
+        assert str(raised.value) == f"GitHub answered GET {pr} with 422: {'[' * 300}."
