@@ -57,15 +57,15 @@ class Posted:
     in_body: int
 
 
-def comment_body(finding: Finding, key: str, context: Context, sources: Sources) -> str:
-    """What is wrong, why, how to fix it (a suggestion when the fix is mechanical),
-    the rule's page, and the hidden marker."""
+def comment_body(finding: Finding, key: str, context: Context, line_text: str | None) -> str:
+    """What is wrong, why, how to fix it (a suggestion replacing ``line_text``,
+    the finding's line as GitHub has it, when the fix is mechanical), the
+    rule's page, and the hidden marker."""
     rule = context.rule(finding.symbol)
     parts = [f"{COMMENT_HEADING}{rule.symbol}`** ({rule.msgid})", "", escape(finding.message)]
     why = rule.first_paragraph("Why is this bad?")
     if why:
         parts += ["", f"**Why:** {why}"]
-    line_text = sources.line(finding.path, finding.line)
     fix = fix_for(finding, line_text)
     if fix is not None and line_text is not None:
         parts += ["", f"**Fix:** {fix.description}.", "", code_fence(fix.apply(line_text), "suggestion")]
@@ -153,12 +153,13 @@ def post(
     for finding, key in zip(change.findings, keys):
         if key in existing or key in listed:
             continue
-        if change.changed.commentable(finding.path, finding.line):
+        line, line_text = sources.github_line(finding.path, finding.line)
+        if change.changed.commentable(finding.path, line):
             inline.append({
                 "path": change.repo_prefix + finding.path,
-                "line": finding.line,
+                "line": line,
                 "side": "RIGHT",
-                "body": comment_body(finding, key, context, sources),
+                "body": comment_body(finding, key, context, line_text),
             })
         else:
             outside.append((finding, key))

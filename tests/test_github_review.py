@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from conftest import git, mockpolicy, mockpolicy_in_process, write_tree
 
+from mockpolicy.formats.context import Sources
 from mockpolicy.github_api import GitHub, GitHubError
 
 TOKEN = "ghs_sekrit0123456789"
@@ -706,3 +707,54 @@ def test_json_nested_too_deep_is_one_sentence(github: GitHubStandIn, status: int
         assert str(raised.value) == f"GitHub answered GET {pr} with something that is not JSON."
     else:
         assert str(raised.value) == f"GitHub answered GET {pr} with 422: {'[' * 300}."
+
+
+def test_suggestions_land_on_the_line_github_numbers(pull_request: Path, github: GitHubStandIn) -> None:
+    """Python and GitHub break lines at LF (and CRLF) only: a form feed, a
+    Unicode line separator or the like is inside a line, not a line break."""
+    with (pull_request / "tests/test_jobs.py").open("a", encoding="utf-8", newline="") as handle:
+        handle.write(
+            "\f\n\n"
+            "def test_separators():\n"
+            "    # \f \x0b \x1c \x1d \x1e \x85 \u2028 \u2029 are not line breaks\r\n"
+            "    with mock.patch(\"app.jobs.run\"):\n"
+            "        pass\n"
+        )
+    git(pull_request, "commit", "-qam", "separators")
+    github.head = git(pull_request, "rev-parse", "HEAD").strip()
+    text = (pull_request / "tests/test_jobs.py").read_bytes().decode()
+    line = text.split("\n").index('    with mock.patch("app.jobs.run"):') + 1
+    assert post(pull_request, github).returncode == 1
+    [comment] = [c for c in github.comments if c["body"].startswith("**mockpolicy: `unspecced-mock`") and c["line"] != ADDED_LINE]
+    assert comment["line"] == line
+    assert '```suggestion\n    with mock.patch("app.jobs.run", autospec=True):\n```' in comment["body"]
+
+
+def test_a_lone_carriage_return_is_not_a_line_break_on_github(pull_request: Path, github: GitHubStandIn) -> None:
+    """Python breaks lines at a lone CR too, GitHub does not: a comment goes on
+    GitHub's line, and a line that Python sees split gets no suggestion."""
+    source = (pull_request / "tests/test_jobs.py").read_text()
+    # At the top, in a line the change does not touch (a change whose hunks hold a lone CR cannot be reviewed).
+    (pull_request / "tests/test_jobs.py").write_bytes(source.replace("from unittest import mock\n", "from unittest import mock\r# x\n", 1).encode())
+    git(pull_request, "commit", "-qam", "a lone CR, far above")
+    git(pull_request, "branch", "-f", "main", "HEAD")  # the CR is in the base; the change adds a mock below
+    commit_change(pull_request, """
+
+    def test_more():
+        with mock.patch("app.jobs.run"):
+            pass
+    """)
+    github.head = git(pull_request, "rev-parse", "HEAD").strip()
+    lines = (pull_request / "tests/test_jobs.py").read_bytes().decode().split("\n")
+    assert post(pull_request, github, "--filter", "diff_context").returncode == 1
+    placed = sorted((c["line"], "```suggestion" in c["body"]) for c in github.comments if "unspecced-mock" in c["body"])
+    github_lines = [n for n, text in enumerate(lines, start=1) if text.startswith("    with mock.patch(")]
+    assert placed == [(n, True) for n in github_lines]
+
+
+def test_python_and_github_line_numbers(tmp_path: Path) -> None:
+    (tmp_path / "f.py").write_bytes("a\r\nb\rc\n\fd\u2028e\x85\x1c\nf\r".encode())
+    sources = Sources(tmp_path)
+    assert sources.lines("f.py") == ["a", "b", "c", "\fd\u2028e\x85\x1c", "f"]
+    assert [sources.github_line("f.py", n) for n in range(1, 6)] == [(1, "a"), (2, None), (2, None), (3, "\fd\u2028e\x85\x1c"), (4, None)]
+    assert sources.github_line("missing.py", 3) == (3, None)
