@@ -173,10 +173,6 @@ def _json(raw: bytes) -> Any:
         raise ValueError("JSON nested too deep") from None
 
 
-class _OutOfTime(Exception):
-    """The run's budget for the API is spent."""
-
-
 class GitHub:
     """Requests to ``api_url`` with ``token``; ``sleep`` is the wait between tries.
     The budget starts when the client is made."""
@@ -250,17 +246,18 @@ class GitHub:
         what = f"{method} {urllib.parse.urlsplit(url).path}"
         try:
             return self._request(what, method, url, body)
-        except _OutOfTime:
-            raise GitHubError(f"mockpolicy's time for GitHub's API in one run ({self.budget:g} s) ran out during {what}.") from None
         except GitHubError as error:  # whatever the message quotes (a path, a host), never the token
             raise type(error)(self._hide(str(error)), error.status) from None
 
-    def _exchange(self, method: str, url: str, payload: bytes | None) -> tuple[int, Message, bytes]:
+    def _out_of_time(self, what: str) -> GitHubError:
+        return GitHubError(f"mockpolicy's time for GitHub's API in one run ({self.budget:g} s) ran out during {what}.")
+
+    def _exchange(self, what: str, method: str, url: str, payload: bytes | None) -> tuple[int, Message, bytes]:
         """One HTTP request within the budget: the status, headers and body of
         any answer; a network failure raises ``OSError`` or ``HTTPException``."""
         left = self._left()
         if left <= 0:
-            raise _OutOfTime
+            raise self._out_of_time(what)
         request = urllib.request.Request(url, data=payload, method=method, headers={
             "Accept": "application/vnd.github+json",
             "Authorization": f"Bearer {self._token}",
@@ -279,14 +276,18 @@ class GitHub:
                     answered = answer.status, answer.headers, answer.read()
             except urllib.error.HTTPError as error:
                 answered = error.code, error.headers, _error_body(error)
+            except (ValueError, http.client.InvalidURL):  # UnicodeEncodeError too; the caller's paths are ASCII
+                if fired.is_set():
+                    raise self._out_of_time(what) from None
+                raise GitHubError(f"GitHub led {what} to a URL that HTTP cannot carry.") from None
             except (OSError, http.client.HTTPException):
                 if fired.is_set() or self._left() <= 0:
-                    raise _OutOfTime from None
+                    raise self._out_of_time(what) from None
                 raise
         finally:
             watchdog.cancel()
         if fired.is_set():  # cut off by the watchdog: an answer cut short can look whole
-            raise _OutOfTime
+            raise self._out_of_time(what)
         return answered
 
     def _request(self, what: str, method: str, url: str, body: object | None) -> Response:
@@ -295,7 +296,7 @@ class GitHub:
         while attempt < self.attempts:
             attempt += 1
             try:
-                status, headers, raw = self._exchange(method, url, payload)
+                status, headers, raw = self._exchange(what, method, url, payload)
             except (OSError, http.client.HTTPException) as error:  # URLError, timeouts, dropped connections
                 reason = getattr(error, "reason", error)
                 problem = self._quote(str(reason)) or type(reason).__name__

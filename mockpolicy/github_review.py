@@ -198,7 +198,7 @@ def post_or_fall_back(root: Path, pr: int, change: Change, context: Context) -> 
     repository = os.environ.get("GITHUB_REPOSITORY", "").strip()
     if not token:
         raise GitHubError("GITHUB_TOKEN is not set; posting a review needs a token that may write pull requests.")
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repository):
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repository, flags=re.ASCII):
         raise GitHubError(f"GITHUB_REPOSITORY must be 'owner/name', got '{repository}'.")
     login = os.environ.get(BOT_LOGIN_VARIABLE, "").strip() or None
     if login is not None and not _LOGIN_RE.fullmatch(login):

@@ -758,3 +758,24 @@ def test_python_and_github_line_numbers(tmp_path: Path) -> None:
     assert sources.lines("f.py") == ["a", "b", "c", "\fd\u2028e\x85\x1c", "f"]
     assert [sources.github_line("f.py", n) for n in range(1, 6)] == [(1, "a"), (2, None), (2, None), (3, "\fd\u2028e\x85\x1c"), (4, None)]
     assert sources.github_line("missing.py", 3) == (3, None)
+
+
+@pytest.mark.parametrize(
+    ("base", "problem"),
+    [("/\u00e4", "/\u00e4/repos/octo/shop/pulls/7/comments"), ("/a b", "/a b/repos/octo/shop/pulls/7/comments"),
+     ("/a\x1b", "/a\\x1b/repos/octo/shop/pulls/7/comments")],
+)
+def test_a_link_http_cannot_carry_is_one_sentence(pull_request: Path, github: GitHubStandIn, base: str, problem: str) -> None:
+    for n in range(3):
+        github.add_comment(f"comment {n}")
+    github.link_base = github.url + base  # the API's own host, a path no request line can hold
+    result = post(pull_request, github)
+    assert result.returncode == 2
+    assert result.stderr == f"mockpolicy: error: GitHub led GET {problem} to a URL that HTTP cannot carry.\n"
+
+
+def test_a_repository_name_that_is_not_ascii_is_one_sentence(pull_request: Path, github: GitHubStandIn) -> None:
+    result = post(pull_request, github, GITHUB_REPOSITORY="\u00f6/shop")
+    assert result.returncode == 2
+    assert result.stderr == "mockpolicy: error: GITHUB_REPOSITORY must be 'owner/name', got '\u00f6/shop'.\n"
+    assert github.received == []
