@@ -4,8 +4,9 @@ speaks HTTP.
 Requests send the token as a header and never echo it: every message the
 client builds has it replaced by ``***`` (before GitHub's own message is cut
 to ``_QUOTED`` characters, so no part of it survives a cut), and a token that
-is not printable ASCII without spaces is refused unseen before any request. Server errors (5xx), dropped
-connections and rate limits are retried; a ``Retry-After`` (or, for the
+is not printable ASCII without spaces is refused unseen before any request.
+
+Server errors (5xx), dropped connections and rate limits are retried; a ``Retry-After`` (or, for the
 primary limit, ``X-RateLimit-Reset``) is honoured, other retries back off
 exponentially, and no run waits more than ``max_wait`` seconds in total. A
 403 that is not a rate limit raises ``Forbidden`` (a fork's read-only token).
@@ -47,7 +48,7 @@ _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
 _REDIRECTS = 5  # in a row, for one request
 _PER_PAGE = 100  # GitHub's largest page
 _QUOTED = 300  # characters of GitHub's message (or of a network error) quoted in an error
-_TOKEN_RE = re.compile(r"[!-~]+")  # what an HTTP header can carry verbatim
+_VISIBLE_ASCII = re.compile(r"[!-~]+")  # what a header or a request line can carry verbatim
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -65,22 +66,29 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 def _checked_api_url(url: str) -> str:
     """``url`` without a trailing slash, when it can be the API's base URL."""
     parts = urllib.parse.urlsplit(url)
-    if parts.username is not None or parts.password is not None:
-        shown = "one with a user name or password (not shown)"
-    else:
-        shown = f"'{url}'"
+    credentials = "@" in parts.netloc
     scheme, host, port = _origin(url)
     if (
-        scheme not in ("http", "https") or not host or port == -1 or parts.username is not None or parts.password is not None
-        or parts.query or parts.fragment or not _TOKEN_RE.fullmatch(url)
+        scheme not in ("http", "https") or not host or port == -1 or credentials
+        or parts.query or parts.fragment or not _VISIBLE_ASCII.fullmatch(url)
     ):
+        shown = "one with a user name or password (not shown)" if credentials else f"'{url}'"
         raise GitHubError(f"GITHUB_API_URL must be the http or https URL of GitHub's API, such as {PUBLIC_API}, not {shown}.")
     return url.rstrip("/")
 
 
-def _shown_origin(url: str) -> str:
+def _host(url: str) -> str:
+    """``url``'s host and port, without any user name or password."""
     parts = urllib.parse.urlsplit(url)
-    return f"{parts.scheme}://{parts.hostname or ''}" + (f":{parts.port}" if parts.port is not None else "")
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return (parts.hostname or "") + (f":{port}" if port is not None else "")
+
+
+def _shown_origin(url: str) -> str:
+    return f"{urllib.parse.urlsplit(url).scheme}://{_host(url)}"
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
@@ -190,7 +198,7 @@ class GitHub:
         max_pages: int = 100,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        if not _TOKEN_RE.fullmatch(token):
+        if not _VISIBLE_ASCII.fullmatch(token):
             raise GitHubError(
                 "GITHUB_TOKEN is not a token mockpolicy can send: "
                 "it must be printable ASCII without spaces or line breaks (its value is not shown)."
@@ -220,8 +228,7 @@ class GitHub:
     def _url(self, path_or_url: str) -> str:
         if path_or_url.startswith(("http://", "https://")):
             if not self._ours(path_or_url):
-                netloc = urllib.parse.urlsplit(path_or_url).netloc
-                raise GitHubError(f"GitHub sent a link to another host ({netloc}); it is not followed with the token.")
+                raise GitHubError(f"GitHub sent a link to another host ({_host(path_or_url)}); it is not followed with the token.")
             return path_or_url
         return self.api_url + path_or_url
 
@@ -242,10 +249,9 @@ class GitHub:
 
     def request(self, method: str, path_or_url: str, body: object | None = None) -> Response:
         """One API call, retried and redirected as the module says; returns the decoded JSON."""
-        url = self._url(path_or_url)
-        what = f"{method} {urllib.parse.urlsplit(url).path}"
         try:
-            return self._request(what, method, url, body)
+            url = self._url(path_or_url)
+            return self._request(f"{method} {urllib.parse.urlsplit(url).path}", method, url, body)
         except GitHubError as error:  # whatever the message quotes (a path, a host), never the token
             raise type(error)(self._hide(str(error)), error.status) from None
 
@@ -254,7 +260,8 @@ class GitHub:
 
     def _exchange(self, what: str, method: str, url: str, payload: bytes | None) -> tuple[int, Message, bytes]:
         """One HTTP request within the budget: the status, headers and body of
-        any answer; a network failure raises ``OSError`` or ``HTTPException``."""
+        any answer. A network failure raises ``OSError`` or ``HTTPException``
+        (worth another try); a spent budget or a URL HTTP cannot carry, ``GitHubError``."""
         left = self._left()
         if left <= 0:
             raise self._out_of_time(what)
@@ -328,7 +335,7 @@ class GitHub:
                     f"GitHub asked to wait {wait:.0f} s before retrying {what} ({problem}), "
                     f"more than mockpolicy waits in one run ({self.max_wait:.0f} s)."
                 )
-            if wait >= self._left():
+            if wait > 0 and wait >= self._left():  # with no wait, the next try says the time is up
                 raise GitHubError(
                     f"GitHub asked to wait {wait:.0f} s before retrying {what} ({problem}), "
                     f"more than is left of mockpolicy's {self.budget:g} s for GitHub's API in one run."
