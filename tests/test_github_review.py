@@ -761,6 +761,8 @@ def test_python_and_github_line_numbers(tmp_path: Path) -> None:
     assert sources.lines("f.py") == ["a", "b", "c", "\fd\u2028e\x85\x1c", "f"]
     assert [sources.github_line("f.py", n) for n in range(1, 6)] == [(1, "a"), (2, None), (2, None), (3, "\fd\u2028e\x85\x1c"), (4, None)]
     assert sources.github_line("missing.py", 3) == (3, None)
+    (tmp_path / "latin.py").write_bytes(b"# -*- coding: latin-1 -*-\nx = 'caf\xe9'\n")
+    assert [sources.github_line("latin.py", n) for n in (1, 2)] == [(1, "# -*- coding: latin-1 -*-"), (2, None)]
 
 
 @pytest.mark.parametrize(

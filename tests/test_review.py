@@ -166,3 +166,17 @@ def test_baseline_grew_points_at_its_line_past_unicode_line_separators(repo: Pat
     lines = text.split("\n")
     assert lines[grew["line"] - 1].strip() == '"count": 1,'
     assert '"scope": "test_zzz"' in "".join(lines[grew["line"] : grew["line"] + 6])
+
+
+def test_a_change_to_a_file_that_is_not_utf8_is_reviewed(repo: Path) -> None:
+    """git's diff holds a file's bytes as they are: a Latin-1 file (with its
+    coding cookie) is reviewed, not a UnicodeDecodeError."""
+    (repo / "tests/test_latin.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\nfrom unittest import mock\n\n\ndef test_caf():\n"
+        b"    with mock.patch('app.jobs.run', autospec=True):  # caf\xe9\n        pass\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "latin-1")
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", cwd=repo)
+    assert result.returncode == 1, result.stderr
+    assert [(f["path"], f["line"]) for f in json.loads(result.stdout)] == [("tests/test_latin.py", 6)]

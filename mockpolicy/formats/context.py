@@ -91,7 +91,8 @@ class Sources:
 
     def github_line(self, relative: str, number: int) -> tuple[int, str | None]:
         """Line ``number`` as Python numbers it, as GitHub (git) numbers it, and
-        that line's text when Python sees the same line, else None.
+        that line's text when Python sees the same line and it is all UTF-8,
+        else None (a suggestion made from it would not give the line back).
 
         git breaks lines at LF only (a CR before it is part of the ending);
         Python breaks at a lone CR too, so after a lone CR the numbers
@@ -107,7 +108,7 @@ class Sources:
                 piece = piece[:-1]  # CRLF
             parts = piece.split("\r")
             if seen + len(parts) >= number:
-                return github_number, piece if len(parts) == 1 else None
+                return github_number, piece if len(parts) == 1 and "\ufffd" not in piece else None
             seen += len(parts)
         return number, None
 
