@@ -318,7 +318,9 @@ def entry_lines(text: str) -> dict[Identity, int]:
     found: dict[Identity, int] = {}
     block: list[str] = []
     start = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Lines numbered as findings are (LF, CRLF, lone CR): str.splitlines would
+    # also break at U+2028, U+0085 and the like, which JSON strings may hold raw.
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
         if line == "    {":
             block, start = [line], number
             continue

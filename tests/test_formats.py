@@ -278,3 +278,19 @@ def test_every_rule_is_known_to_pylint_help_msg() -> None:
     assert result.returncode == 0, result.stderr
     for rule in ALL_RULES:
         assert f":{rule.symbol} ({rule.msgid}):" in result.stdout, rule.symbol
+
+
+def test_lines_are_numbered_as_python_numbers_them(app_project: Path) -> None:
+    """A form feed or a Unicode line separator is inside a line for Python (and
+    git and GitHub), not a line break as ``str.splitlines`` has it: suggestions
+    and columns come from the finding's own line."""
+    source = 'from unittest import mock\n\f\n\n# \f\u2028\x85\x1c\n\ndef test_sleep():\n    label = "\u00e9"; p = mock.patch("app.jobs.time.sleep")\n'
+    (app_project / "tests/test_sleep.py").write_text(source, encoding="utf-8")
+    line = source.split("\n")[6]
+    rd = json.loads(mockpolicy_in_process("check", "--format", "rdjson", cwd=app_project).stdout)
+    [diagnostic] = rd["diagnostics"]
+    assert diagnostic["location"]["range"]["start"]["line"] == 7
+    [suggestion] = diagnostic["suggestions"]
+    assert suggestion["text"] == 'mock.patch("app.jobs.time.sleep", autospec=True)'
+    github = mockpolicy_in_process("check", "--format", "github", cwd=app_project).stdout
+    assert f"line=7,col={line.index('mock.patch') + 1}," in github
