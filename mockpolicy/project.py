@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mockpolicy.errors import MockpolicyError
+from mockpolicy.printable import displayable_name
 from mockpolicy.source import MAX_SOURCE_BYTES, SourceError, read_source
 from mockpolicy.vocabulary import callee_name
 
@@ -115,15 +116,7 @@ class Project:
             shown = absolute.relative_to(self.root).as_posix()
         except ValueError:
             shown = absolute.as_posix()
-        return _displayable(shown)
-
-
-def _displayable(name: str) -> str:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return os.fsencode(name).decode("utf-8", "backslashreplace")
-    return name
+        return displayable_name(shown)
 
 
 def find_root(start: Path) -> Path:
