@@ -425,14 +425,16 @@ def entry_lines(text: str) -> dict[Identity, int]:
     path = scope = None
     block: list[str] = []
     start = 0
-    for number, line in enumerate(text.split("\n"), start=1):
+    # Lines numbered as findings are (LF, CRLF, lone CR): str.splitlines would
+    # also break at U+2028, U+0085 and the like, which JSON strings may hold raw.
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
         try:
             if block:  # format 1: an entry's object, one field a line
                 block.append(line)
                 if line.rstrip(",") == "    }":
                     entry = json.loads("\n".join(block).rstrip(","))
                     identity = Identity(entry["rule"], entry["path"], entry["scope"], LEGACY + entry["fingerprint"])
-                    found[identity] = start + next((i for i, part in enumerate(block) if '"count"' in part), 0)
+                    found[identity] = start + next((i for i, part in enumerate(block) if part.lstrip().startswith('"count"')), 0)
                     block = []
             elif line == "    {":
                 block, start = [line], number

@@ -18,19 +18,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from mockpolicy import __version__, baseline, gitio, matching
+from mockpolicy import baseline, gitio, matching
+from mockpolicy.console import Progress, wants_colour
 from mockpolicy.diffs import FILTERS
 from mockpolicy.engine import Session
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
-from mockpolicy.formats import FORMATS, Context, emit
+from mockpolicy.formats import FORMATS, Context, emit, plain
 from mockpolicy.identity import Identity
 from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
-from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, STATIC_RULES, doc_text, lookup
+from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_RULES, doc_text, lookup
 from mockpolicy.scopes import Scopes
+from mockpolicy.selection import Selection
+from mockpolicy.source import SourceError, read_source
+from mockpolicy.suppressions import unsuppressed
+from mockpolicy.version import __version__
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a program a closed pipe stopped
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 
 
@@ -51,29 +57,40 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument(
             "-j", "--jobs", type=_jobs, default=1, metavar="N", help="analyse with N processes (0: one per CPU)"
         )
+        command.add_argument("--select", type=_rule_list, metavar="RULES",
+                             help="comma-separated rules to run, replacing [tool.mockpolicy] select (symbols, ids, id prefixes, ALL)")
+        command.add_argument("--extend-select", type=_rule_list, default=[], metavar="RULES", help="rules to run as well")
+        command.add_argument("--ignore", type=_rule_list, default=[], metavar="RULES", help="rules not to run")
+        command.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or progress")
         return command
 
-    check = analysing("check", "run every static rule; report what the baseline does not allow")
-    check.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    def reporting(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        command.add_argument("--format", choices=FORMATS, default="text", help="output format")
+        command.add_argument("-o", "--output-file", metavar="PATH", help="write the report to PATH instead of stdout")
+        command.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+        command.add_argument("--path-prefix", metavar="PREFIX",
+                             help="put PREFIX before paths in sarif/github/gitlab/rdjson (default: the project's folder in its git repository)")
+        return command
+
+    check = reporting(analysing("check", "run every static rule; report what the baseline does not allow"))
+    check.add_argument("--statistics", action="store_true", help="show the number of findings per rule instead of the findings")
     check.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
     check.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
     check.add_argument(
         "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
     )
-    review = analysing("review", "report new findings on the lines a change adds; optionally post them to GitHub")
+    review = reporting(analysing("review", "report new findings on the lines a change adds; optionally post them to GitHub"))
     review.add_argument("--base", required=True, metavar="REF", help="review the change since the merge base of REF and HEAD")
     review.add_argument("--filter", choices=FILTERS, default="added", dest="filter_mode",
                         help="which findings of changed files to report (reviewdog's names; default: added)")
-    review.add_argument("--format", choices=FORMATS, default="text", help="output format")
     review.add_argument("--data", metavar="PATH", help="coverage data for coverage-based findings (needs the branches reporter)")
     review.add_argument("--post", choices=("github",), help="post the findings as a pull-request review")
     review.add_argument("--pr", type=_pr_number, metavar="N", help="the pull request to post to (with --post)")
     record = analysing("baseline", "record every current finding in the baseline file")
     record.add_argument("--force", action="store_true", help="replace an existing baseline file")
     prune = analysing("prune", "drop baseline entries that no longer match and lower counts")
-    branches = analysing("branches", "check '# mock-partial:' blocks against coverage data of a test run")
+    branches = reporting(analysing("branches", "check '# mock-partial:' blocks against coverage data of a test run"))
     branches.add_argument("--data", default=".coverage", metavar="FILE", help="coverage data file (default: .coverage)")
-    branches.add_argument("--format", choices=FORMATS, default="text", help="output format")
     branches.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
     branches.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
     branches.add_argument(
@@ -101,6 +118,10 @@ def _pr_number(text: str) -> int:
     return int(text)
 
 
+def _rule_list(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def _jobs(text: str) -> int:
     try:
         value = int(text)
@@ -118,26 +139,85 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _explain(args.rule)
         if args.command == "merge-baseline":
             return _merge_baseline(Path(args.base), Path(args.ours), Path(args.theirs))
+        report = Report.from_args(args)
         if args.command == "branches":
-            run = _collect_coverage(args.paths, Path(args.data), args.fix)
-            return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
+            run = _filtered(_collect_coverage(args.paths, Path(args.data), args.fix, report), args)
+            return _check(run, report, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
         if args.command == "review" and (args.post is None) != (args.pr is None):
             raise UsageError("--post and --pr go together: `--post github --pr N`.")
-        run = _collect(args.paths, args.jobs)
+        run = _collect(args.paths, args.jobs, report)
         if args.command == "review":
-            return _review(run, args)
+            return _review(_filtered(run, args), args, report)
         data = getattr(args, "data", None)
         if data is not None:
             covered = coverage_findings(run.project, run.files, Path(data), fix=False)
             run = replace(run, findings=sorted([*run.findings, *covered]), with_coverage=True)
+        run = _filtered(run, args)
         if args.command == "baseline":
             return _record(run, args.force)
         if args.command == "prune":
             return _prune(run)
-        return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
+        return _check(run, report, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
     except MockpolicyError as exc:
         _say(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+@dataclass(frozen=True)
+class Report:
+    """How a command reports: format, destination, summary and exit habits."""
+
+    fmt: str = "text"
+    output_file: Path | None = None
+    quiet: bool = False
+    exit_zero: bool = False
+    statistics: bool = False
+    path_prefix: str | None = None  # None: the project's folder in its git repository
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Report:
+        output = getattr(args, "output_file", None)
+        return cls(getattr(args, "format", "text"), Path(output) if output else None, getattr(args, "quiet", False),
+                   getattr(args, "exit_zero", False), getattr(args, "statistics", False), getattr(args, "path_prefix", None))
+
+    def context(self, project: Project, baselined: Sequence[Finding] = ()) -> Context:
+        """What the formats need, with paths put under the project's folder in its repository."""
+        prefix = self.path_prefix
+        if prefix is None:
+            try:
+                folder = project.root.relative_to(gitio.toplevel(project.root)).as_posix()
+            except (MockpolicyError, ValueError):
+                folder = "."  # not in a git repository: paths stay relative to the project
+            prefix = "" if folder == "." else folder
+        prefix = prefix.strip("/")
+        return Context(project.root, baselined, path_prefix=f"{prefix}/" if prefix else "")
+
+    def status(self, failed: bool) -> int:
+        return EXIT_FINDINGS if failed and not self.exit_zero else EXIT_OK
+
+    def write(self, findings: Sequence[Finding], context: Context) -> None:
+        """The findings (or their statistics) to stdout or the output file."""
+        if self.output_file is None:
+            self._write_to(sys.stdout, findings, context, wants_colour(sys.stdout))
+            return
+        try:
+            with self.output_file.open("w", encoding="utf-8") as stream:
+                self._write_to(stream, findings, context, colour=False)
+        except OSError as exc:
+            raise UsageError(f"cannot write {self.output_file}: {exc.strerror or exc}.") from None
+
+    def _write_to(self, stream: TextIO, findings: Sequence[Finding], context: Context, colour: bool) -> None:
+        if self.statistics:
+            stream.write(plain.statistics_json(findings) if self.fmt == "json" else plain.statistics_text(findings, colour))
+        else:
+            emit(findings, self.fmt, context, stream, colour)
+
+    def summary(self, text: str) -> None:
+        """The closing line: after the findings on stdout for a text report, on stderr otherwise."""
+        if self.quiet:
+            return
+        human = self.fmt == "text" and self.output_file is None and not self.statistics
+        _say(text, file=sys.stdout if human else sys.stderr)
 
 
 def _say(text: str, file: TextIO | None = None) -> None:
@@ -166,6 +246,7 @@ class Run:
     files: list[Path]
     findings: list[Finding]
     with_coverage: bool = False  # whether ``findings`` include coverage-based ones
+    selection: Selection = Selection(frozenset(RULES_BY_SYMBOL))  # the rules this run reports
 
     def covers(self, relative: str) -> bool:
         """Whether a baseline entry's path lies in what this run looked at: a file
@@ -185,10 +266,41 @@ class Run:
         return Scopes(self.project.root)
 
 
-def _collect(paths: list[str], jobs: int) -> Run:
-    project, roots = _project_and_roots(paths)
+def _collect(paths: list[str], jobs: int, report: Report = Report()) -> Run:
+    project, roots, why = _project_and_roots(paths)
     files = sorted(set(_python_files(roots)))
-    return Run(project, roots, files, analyse_files(files, jobs))
+    # Said on a terminal, and anywhere when the whole project is walked for want of tests.
+    if not report.quiet and (sys.stderr.isatty() or roots == [project.root] and not paths):
+        _say(f"mockpolicy: analysing {len(files):,} file{'s' if len(files) != 1 else ''} under "
+             f"{_listed(project, roots)} ({why})", file=sys.stderr)
+    return Run(project, roots, files, analyse_files(files, jobs, Progress(sys.stderr, len(files), not report.quiet)))
+
+
+def _listed(project: Project, roots: list[Path]) -> str:
+    shown = [project.relative(root) if root != project.root else "." for root in roots]
+    return ", ".join(shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+
+
+def _filtered(run: Run, args: argparse.Namespace) -> Run:
+    """``run`` without the findings of rules not selected for their file (the
+    project's selection, changed by --select/--extend-select/--ignore) and
+    without those ``# pylint: disable`` comments suppress, as pylint would."""
+    selection = run.project.selection.narrowed(
+        getattr(args, "select", None), getattr(args, "ignore", []), getattr(args, "extend_select", [])
+    )
+    by_path: dict[str, list[Finding]] = {}
+    for finding in run.findings:
+        if selection.allows(finding.symbol, finding.path):
+            by_path.setdefault(finding.path, []).append(finding)
+    kept: list[Finding] = []
+    for relative, findings in by_path.items():
+        try:
+            data = read_source(run.project.root / relative, run.project.max_file_bytes)
+        except SourceError:
+            kept += findings
+            continue
+        kept += unsuppressed(findings, data, Path(relative).stem)
+    return replace(run, findings=sorted(kept), selection=selection)
 
 
 def coverage_findings(project: Project, files: list[Path], data: Path, fix: bool = False) -> list[Finding]:
@@ -204,40 +316,46 @@ def coverage_findings(project: Project, files: list[Path], data: Path, fix: bool
             _say(note, file=sys.stderr)
 
 
-def _collect_coverage(paths: list[str], data: Path, fix: bool) -> Run:
-    project, roots = _project_and_roots(paths)
+def _collect_coverage(paths: list[str], data: Path, fix: bool, report: Report = Report()) -> Run:
+    project, roots, _ = _project_and_roots(paths)
     files = sorted(set(_python_files(roots)))
     return Run(project, roots, files, coverage_findings(project, files, data, fix), with_coverage=True)
 
 
-def _project_and_roots(paths: list[str]) -> tuple[Project, list[Path]]:
+def _project_and_roots(paths: list[str]) -> tuple[Project, list[Path], str]:
+    """The project, the folders and files to analyse, and why those."""
     if paths:
         roots = [Path(p) for p in paths]
         for root in roots:
             if not root.exists():
                 raise UsageError(f"path '{root}' does not exist.")
         project = load_project(find_root(roots[0]))
+        why = "given on the command line"
     else:
         project = load_project(find_root(Path.cwd()))
         roots = list(project.test_paths)
-    return project, [resolved(root) for root in roots]
+        why = project.test_paths_from
+    return project, [resolved(root) for root in roots], why
 
 
 def _check(
-    run: Run, fmt: str, no_baseline: bool, allow_stale: bool, base: str | None, rules: frozenset[str]
+    run: Run, report: Report, no_baseline: bool, allow_stale: bool, base: str | None, rules: frozenset[str]
 ) -> int:
     """Report ``run``'s findings the baseline does not allow; only baseline
-    entries of ``rules`` (the rules this run can find) can be stale."""
+    entries of ``rules`` (the rules this run can find) that the run selected
+    can be stale."""
     path = run.project.baseline_path
     stale: list[tuple[Identity, int, int]] = []
     findings = run.findings
     current = baseline.Baseline.empty()
     if not no_baseline and baseline.exists(path):
         current = baseline.load(path)
-        judged = baseline.renamed(baseline.select(current, rules), gitio.renames_since_last_change(path, run.project.root))
+        judged = baseline.renamed(
+            baseline.select(current, rules & run.selection.enabled), gitio.renames_since_last_change(path, run.project.root)
+        )
         findings, stale = matching.compare(judged, run.findings, run.covers, run.scopes.gone)
     new = {id(f) for f in findings}
-    emit(findings, fmt, Context(run.project.root, [f for f in run.findings if id(f) not in new]), sys.stdout)
+    report.write(findings, report.context(run.project, [f for f in run.findings if id(f) not in new]))
     shown = run.project.relative(path)
     for identity, allowed, found in stale:
         _say(
@@ -245,10 +363,15 @@ def _check(
             f"is allowed {allowed} time(s) but found {found}: run `mockpolicy prune`",
             file=sys.stderr,
         )
+    files = len({f.path for f in findings})
+    report.summary(
+        f"Found {len(findings):,} finding{'s' if len(findings) != 1 else ''} in {files:,} file{'s' if files != 1 else ''} "
+        f"({len(run.findings) - len(findings):,} baselined, {len(stale):,} stale)."
+    )
     failed = bool(findings) or (bool(stale) and not allow_stale)
     if base is not None:
         failed = _ratchet(run, current, base) or failed
-    return EXIT_FINDINGS if failed else EXIT_OK
+    return report.status(failed)
 
 
 def _ratchet(run: Run, current: baseline.Baseline, base: str) -> bool:
@@ -273,21 +396,21 @@ def _ratchet(run: Run, current: baseline.Baseline, base: str) -> bool:
     return bool(grown)
 
 
-def _review(run: Run, args: argparse.Namespace) -> int:
+def _review(run: Run, args: argparse.Namespace, report: Report) -> int:
     from mockpolicy.review import review
 
     findings = list(run.findings)
     if args.data is not None:
         findings = sorted(findings + coverage_findings(run.project, run.files, Path(args.data)))
     change = review(run.project, findings, args.base, args.filter_mode)
-    context = Context(run.project.root, change.baselined)
+    context = report.context(run.project, change.baselined)
     if args.post == "github":
         from mockpolicy.github_review import post_or_fall_back
 
         post_or_fall_back(run.project.root, args.pr, change, context)
     else:
-        emit(change.findings, args.format, context, sys.stdout)
-    return EXIT_FINDINGS if change.findings else EXIT_OK
+        report.write(change.findings, context)
+    return report.status(bool(change.findings))
 
 
 def _record(run: Run, force: bool) -> int:
@@ -398,21 +521,30 @@ def _python_files(roots: list[Path]) -> Iterator[Path]:
                     yield here / name
 
 
-def analyse_files(files: Sequence[Path], jobs: int) -> list[Finding]:
+def analyse_files(files: Sequence[Path], jobs: int, progress: Progress | None = None) -> list[Finding]:
     """Findings for ``files``, paths relative to each file's project root, sorted.
 
     With ``jobs`` > 1 the files are shared among at most that many worker
     processes (never more than there are files), each with its own session;
     workers end with their parent.
     """
+    progress = progress or Progress(sys.stderr, len(files), enabled=False)
     workers = min(jobs, len(files))
-    if workers > 1:
-        chunk = max(1, len(files) // (workers * 8))
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
-            batches = list(pool.map(_analyse_in_worker, files, chunksize=chunk))
-    else:
-        session = Session()
-        batches = [_analyse_one(session, path) for path in files]
+    batches: list[list[Finding]] = []
+    try:
+        if workers > 1:
+            chunk = max(1, len(files) // (workers * 8))
+            with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
+                for batch in pool.map(_analyse_in_worker, files, chunksize=chunk):
+                    batches.append(batch)
+                    progress.advance()
+        else:
+            session = Session()
+            for path in files:
+                batches.append(_analyse_one(session, path))
+                progress.advance()
+    finally:
+        progress.finish()
     return sorted(finding for batch in batches for finding in batch)
 
 
@@ -457,7 +589,15 @@ def console_main() -> None:
     trees have none, and ``TestModule.release`` breaks the rest), and not
     re-traversing the growing symbol index halves the time of a large run."""
     gc.disable()
-    sys.exit(main())
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`mockpolicy check | head`): stop quietly, as
+        # programs killed by SIGPIPE do, and keep Python's exit flush quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = EXIT_BROKEN_PIPE
+    sys.exit(status)
 
 
 if __name__ == "__main__":  # pragma: no cover

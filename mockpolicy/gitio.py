@@ -15,8 +15,13 @@ class GitError(MockpolicyError):
 
 
 def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """git's output as text: UTF-8, any other byte kept as a lone surrogate (as
+    ``os.fsdecode`` keeps it in a file name), since a diff or a file's content
+    holds the file's own bytes, whatever its encoding."""
     try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+        return subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, encoding="utf-8", errors="surrogateescape", check=False
+        )
     except OSError as exc:
         raise GitError(f"cannot run git ({exc.strerror}).") from exc
 

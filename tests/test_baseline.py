@@ -58,7 +58,7 @@ def test_adopt_then_check_is_clean(repo: Path) -> None:
         '", {"first-party-mock": 1}, "mock.patch(\\"app.jobs.Runner.claim\\", autospec=True)"]'
     )
     assert "line" not in (repo / BASELINE).read_text()
-    result = mockpolicy("check", cwd=repo)
+    result = mockpolicy("check", "-q", cwd=repo)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     assert mockpolicy("check", "--no-baseline", cwd=repo).stdout.count("first-party-mock") == 3
 
@@ -84,7 +84,7 @@ def test_moving_and_reformatting_code_keeps_entries_matched(repo: Path) -> None:
         'with mock.patch(\n                "app.jobs.Runner.claim",  # reformatted\n                autospec = True\n            ):',
     )
     write_tree(repo, {"tests/test_jobs.py": moved})
-    result = mockpolicy("check", cwd=repo)
+    result = mockpolicy("check", "-q", cwd=repo)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
@@ -97,7 +97,7 @@ def test_a_new_violation_fails_and_a_changed_mock_is_new(repo: Path) -> None:
         with mock.patch("app.jobs.run", autospec=True):
             pass
     """})
-    result = mockpolicy("check", cwd=repo)
+    result = mockpolicy("check", "-q", cwd=repo)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert [line.split(": ")[1].split()[0] for line in lines] == ["first-party-mock", "first-party-mock"]
@@ -127,7 +127,7 @@ def test_fixing_one_makes_it_stale_and_prune_shrinks(repo: Path) -> None:
     assert fixed != LEGACY
     write_tree(repo, {"tests/test_jobs.py": fixed})
     stale = mockpolicy("check", cwd=repo)
-    assert (stale.returncode, stale.stdout) == (1, "")
+    assert (stale.returncode, stale.stdout) == (1, "Found 0 findings in 0 files (2 baselined, 1 stale).\n")
     assert "allowed 2 time(s) but found 1" in stale.stderr
     assert mockpolicy("check", "--allow-stale", cwd=repo).returncode == 0
     pruned = mockpolicy("prune", cwd=repo)

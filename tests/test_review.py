@@ -195,3 +195,34 @@ def test_a_format_1_entry_replaced_in_place_is_reported(app_project: Path) -> No
     [finding] = json.loads(result.stdout)
     assert finding["symbol"] == "baseline-grew" and "(test_legacy) 0 -> 1" in finding["message"]
     assert finding["line"] == old.splitlines().index('      "count": 1,') + 1
+
+
+def test_baseline_grew_points_at_its_line_past_unicode_line_separators(repo: Path) -> None:
+    """Characters ``str.splitlines`` breaks at but JSON allows raw in a string
+    (U+2028, U+2029, U+0085) do not move the line of ``baseline-grew``."""
+    append(repo, "tests/test_jobs.py", ADDED.replace("test_added", "test_zzz"))
+    assert mockpolicy("baseline", "--force", cwd=repo).returncode == 0
+    path = repo / "baselines/mockpolicy.json"
+    text = path.read_text(encoding="utf-8").replace('autospec=True)"', 'autospec=True)\u2028\u2029\x85"', 1)
+    path.write_text(text, encoding="utf-8")  # the pull request's own baseline: still JSON
+    git(repo, "commit", "-qam", "an excerpt with separators")
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", cwd=repo)
+    [grew] = json.loads(result.stdout)
+    lines = text.split("\n")
+    assert lines[grew["line"] - 2] == '      "test_zzz": ['
+    assert lines[grew["line"] - 1].endswith('{"first-party-mock": 1}, "mock.patch(\\"app.jobs.Runner.claim\\", autospec=True)"]')
+    assert "\u2028" in text.split("\n")[grew["line"] - 4]  # in test_legacy's line, above
+
+
+def test_a_change_to_a_file_that_is_not_utf8_is_reviewed(repo: Path) -> None:
+    """git's diff holds a file's bytes as they are: a Latin-1 file (with its
+    coding cookie) is reviewed, not a UnicodeDecodeError."""
+    (repo / "tests/test_latin.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\nfrom unittest import mock\n\n\ndef test_caf():\n"
+        b"    with mock.patch('app.jobs.run', autospec=True):  # caf\xe9\n        pass\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "latin-1")
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", cwd=repo)
+    assert result.returncode == 1, result.stderr
+    assert [(f["path"], f["line"]) for f in json.loads(result.stdout)] == [("tests/test_latin.py", 6)]
