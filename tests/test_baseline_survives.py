@@ -91,8 +91,8 @@ def mockpolicy(*args: str, cwd: Path) -> tuple[int, str, str]:
 
 
 def clean(*args: str, cwd: Path) -> None:
-    """``mockpolicy ARGS`` exits 0 and says nothing: nothing new, nothing stale, nothing grew."""
-    assert mockpolicy(*args, cwd=cwd) == (0, "", ""), args
+    """``mockpolicy ARGS -q`` exits 0 and says nothing: nothing new, nothing stale, nothing grew."""
+    assert mockpolicy(*args, "-q", cwd=cwd) == (0, "", ""), args
 
 
 @pytest.fixture
