@@ -104,22 +104,17 @@ def _relocate(baseline: Baseline, result: Matching, leftover: list[tuple[int, Fi
     if not spare:
         return []
     any_legacy = any(identity.legacy for entries in spare.values() for identity in entries)
-    known: dict[Identity, bool] = {}
-
-    def is_gone(entry: Identity) -> bool:
-        if entry not in known:
-            known[entry] = gone(entry.path, entry.scope)
-        return known[entry]
-
     allowed: list[int] = []
     for index, finding, identity in leftover:
         keys = [(identity.rule, identity.fingerprint)]
         if any_legacy:
             keys.append((identity.rule, legacy_identity(finding).fingerprint))
-        candidates = [
-            entry for key in keys for entry in spare.get(key, ())
-            if result.found[entry] < baseline.counts[entry] and is_gone(entry)
-        ]
+        candidates: list[Identity] = []
+        for key in keys:
+            entries = spare.get(key)
+            if entries:  # entries used up, or whose scope still exists, leave for good
+                entries[:] = [e for e in entries if result.found[e] < baseline.counts[e] and gone(e.path, e.scope)]
+                candidates += entries
         if not candidates:
             continue
         entry = min(candidates, key=lambda e: (e.path != finding.path, e))  # the same file first
