@@ -1,4 +1,5 @@
-"""The ``mockpolicy`` command: ``check``, ``review``, ``baseline``, ``prune`` and ``explain``.
+"""The ``mockpolicy`` command: ``check``, ``review``, ``baseline``, ``prune``,
+``branches``, ``explain`` and ``merge-baseline`` (git's merge driver for the baseline).
 
 ``main(argv) -> int`` returns an exit status: 0 clean, 1 findings, 2 usage or
 configuration error (one sentence on stderr, never a traceback).
@@ -17,17 +18,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from mockpolicy import baseline, gitio
+from mockpolicy import baseline, gitio, matching
 from mockpolicy.console import Progress, wants_colour
 from mockpolicy.diffs import FILTERS
 from mockpolicy.engine import Session
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, emit, plain
-from mockpolicy.identity import Identity, count_identities
+from mockpolicy.identity import Identity
 from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
 from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_RULES, doc_text, lookup
+from mockpolicy.scopes import Scopes
 from mockpolicy.selection import Selection
 from mockpolicy.source import SourceError, read_source
 from mockpolicy.suppressions import unsuppressed
@@ -101,6 +103,12 @@ def _parser() -> argparse.ArgumentParser:
         )
     explain = commands.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("rule", help="a rule symbol (first-party-mock) or message id (W7301)")
+    merge = commands.add_parser(
+        "merge-baseline", help="git's merge driver for the baseline file: merge THEIRS into OURS (see docs/baseline.md)"
+    )
+    merge.add_argument("base", metavar="BASE", help="the common ancestor's version (git's %%O)")
+    merge.add_argument("ours", metavar="OURS", help="our version, replaced by the result (git's %%A)")
+    merge.add_argument("theirs", metavar="THEIRS", help="their version (git's %%B)")
     return parser
 
 
@@ -129,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "explain":
             return _explain(args.rule)
+        if args.command == "merge-baseline":
+            return _merge_baseline(Path(args.base), Path(args.ours), Path(args.theirs))
         report = Report.from_args(args)
         if args.command == "branches":
             run = _filtered(_collect_coverage(args.paths, Path(args.data), args.fix, report), args)
@@ -250,6 +260,11 @@ class Run:
     def analysed(self) -> frozenset[str]:
         return frozenset(self.project.relative(path) for path in self.files)
 
+    @functools.cached_property
+    def scopes(self) -> Scopes:
+        """The scopes the project's files define now (read only when asked)."""
+        return Scopes(self.project.root)
+
 
 def _collect(paths: list[str], jobs: int, report: Report = Report()) -> Run:
     project, roots, why = _project_and_roots(paths)
@@ -335,8 +350,10 @@ def _check(
     current = baseline.Baseline.empty()
     if not no_baseline and baseline.exists(path):
         current = baseline.load(path)
-        judged = baseline.select(current, rules & run.selection.enabled)
-        findings, stale = baseline.compare(judged, run.findings, run.covers)
+        judged = baseline.renamed(
+            baseline.select(current, rules & run.selection.enabled), gitio.renames_since_last_change(path, run.project.root)
+        )
+        findings, stale = matching.compare(judged, run.findings, run.covers, run.scopes.gone)
     new = {id(f) for f in findings}
     report.write(findings, report.context(run.project, [f for f in run.findings if id(f) not in new]))
     shown = run.project.relative(path)
@@ -353,22 +370,27 @@ def _check(
     )
     failed = bool(findings) or (bool(stale) and not allow_stale)
     if base is not None:
-        failed = _ratchet(path, shown, current, base) or failed
+        failed = _ratchet(run, current, base) or failed
     return report.status(failed)
 
 
-def _ratchet(path: Path, shown: str, current: baseline.Baseline, base: str) -> bool:
-    """Whether the baseline allows more than its version at ``base`` (reported on stderr)."""
+def _ratchet(run: Run, current: baseline.Baseline, base: str) -> bool:
+    """Whether the baseline allows more than its version at ``base`` (reported on
+    stderr); files renamed since ``base`` and tests moved out of scopes that are
+    gone keep their allowance (``matching.growth``)."""
+    path = run.project.baseline_path
     if not baseline.exists(path):
         return False
+    shown = run.project.relative(path)
     text = gitio.show(path, base)
     before = baseline.parse(text, f"{shown} at {base}") if text is not None else baseline.Baseline.empty()
-    grown = baseline.grown(before, current)
+    renames = gitio.renames(run.project.root, base)
+    grown, after = matching.growth(before, current, renames, run.findings, run.scopes.gone)
     for identity, old, new in grown:
         _say(
             f"{shown}: grew against {base}: {identity.rule} in {identity.path} "
             f"({identity.scope or '<module>'}) allowed {new} time(s), was {old}: "
-            f"{current.excerpts.get(identity, '')}",
+            f"{after.excerpts.get(identity, '')}",
             file=sys.stderr,
         )
     return bool(grown)
@@ -403,6 +425,7 @@ def _record_locked(run: Run, path: Path, force: bool) -> int:
         if not force:
             raise UsageError(f"{shown} already exists; use --force to replace it, or `mockpolicy prune` to shrink it.")
         previous = baseline.load(path)  # a broken file is reported, never replaced
+        previous = baseline.renamed(previous, gitio.renames_since_last_change(path, run.project.root))
         # Entries of files this run did not look at stay; so do coverage entries, unless this run judged them.
         kept = baseline.where(previous, lambda identity: not run.covers(identity.path) or (
             identity.rule in COVERAGE_RULES and not run.with_coverage))
@@ -423,22 +446,57 @@ def _prune(run: Run) -> int:
 
 
 def _prune_locked(run: Run, path: Path, before: baseline.Baseline) -> int:
+    """Shrink the baseline to what ``run`` finds; entries of renamed files and
+    moved tests go to where their findings are now, and format 1 fingerprints
+    of the files ``run`` analysed become format 2 ones (never adding)."""
     shown = run.project.relative(path)
-    current = count_identities(f for f in run.findings if f.symbol not in baseline.NEVER_BASELINED)
+    renames = gitio.renames_since_last_change(path, run.project.root)
+    moved_files = sorted({(i.path, renames[i.path]) for i in before.counts if i.path in renames})
+    before = baseline.renamed(before, renames)
     judged = before if run.with_coverage else baseline.select(before, COVERAGE_RULES, keep=False)
-    covered = [identity.path for identity in judged.counts if run.covers(identity.path)]
-    after, changed = baseline.shrink(judged, current, covered)
+    found = matching.match(judged, run.findings, run.scopes.gone)
+    after, changed, moves = matching.pruned(judged, found, run.covers)
     if not run.with_coverage:  # coverage entries need coverage data to be judged: kept as they are
         after = baseline.merge(after, baseline.select(before, COVERAGE_RULES))
-    for identity, old, new in changed:
-        what = "removed" if new == 0 else f"lowered {old} -> {new}"
+    for old_path, new_path in moved_files:
+        _say(f"{shown}: renamed: {old_path} -> {new_path}")
+    for old, new, _count in moves:
+        _say(f"{shown}: moved: {old.rule} in {old.path} ({old.scope or '<module>'}) -> {new.path} "
+             f"({new.scope or '<module>'}): {after.excerpts.get(new, '')}")
+    for identity, old_count, new_count in changed:
+        what = "removed" if new_count == 0 else f"lowered {old_count} -> {new_count}"
         _say(f"{shown}: {what}: {identity.rule} in {identity.path} ({identity.scope or '<module>'}): "
               f"{before.excerpts.get(identity, '')}")
-    if changed:
+    migrated = sum(1 for identity in judged.counts if identity.legacy and identity in found.moved)
+    if migrated:
+        _say(f"{shown}: gave {migrated} entr{'y' if migrated == 1 else 'ies'} the fingerprints of format {baseline.FORMAT}.")
+    if before.format != baseline.FORMAT:
+        _say(f"{shown}: rewritten in format {baseline.FORMAT} (was {before.format}).")
+    if after.legacy:
+        legacy = sum(1 for identity in after.counts if identity.legacy)
+        _say(f"{shown}: {legacy} entr{'y keeps its' if legacy == 1 else 'ies keep their'} format 1 fingerprint "
+             "until a run that analyses its file (and, for coverage entries, reads --data) prunes it.")
+    if changed or moves or moved_files or migrated or before.format != baseline.FORMAT:
         baseline.write(path, after)
     else:
         _say(f"{shown}: nothing to prune.")
     return EXIT_OK
+
+
+def _merge_baseline(base: Path, ours: Path, theirs: Path) -> int:
+    """Git's merge driver: merge ``theirs`` into ``ours`` per entry (``baseline.merged``).
+    An error leaves ``ours`` as it is and git reports a conflict."""
+    versions = [baseline.parse(text, str(path)) if text.strip() else baseline.Baseline.empty()
+                for path, text in ((p, _read_text(p)) for p in (base, ours, theirs))]
+    baseline.write(ours, baseline.merged(*versions))
+    return EXIT_OK
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"{path!s:.200}: cannot be read ({exc}).") from None
 
 
 def _python_files(roots: list[Path]) -> Iterator[Path]:

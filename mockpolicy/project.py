@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mockpolicy.errors import MockpolicyError
+from mockpolicy.printable import displayable_name
 from mockpolicy.rules import RULES_BY_SYMBOL
 from mockpolicy.selection import Selection, from_settings
 from mockpolicy.source import MAX_SOURCE_BYTES, SourceError, read_source
@@ -123,15 +124,7 @@ class Project:
             shown = absolute.relative_to(self.root).as_posix()
         except ValueError:
             shown = absolute.as_posix()
-        return _displayable(shown)
-
-
-def _displayable(name: str) -> str:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return os.fsencode(name).decode("utf-8", "backslashreplace")
-    return name
+        return displayable_name(shown)
 
 
 def find_root(start: Path) -> Path:

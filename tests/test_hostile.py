@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import APP_FILES, mockpolicy, mockpolicy_in_process, pylint, write_tree
+from conftest import APP_FILES, baseline_entries, mockpolicy, mockpolicy_in_process, pylint, write_tree
 
 BAD_MOCK = """
     from unittest import mock
@@ -125,6 +125,10 @@ HOSTILE_BASELINES = {
     "lone-surrogate": '{"format": 1, "entries": [' + ENTRY.replace('"x"', '"\\ud800"') + "]}",
     "format-true": '{"format": true, "entries": []}',
     "not-json": "{",
+    "v2-huge-count": '{"format": 2, "files": {"tests/test_jobs.py": {"": [["f", {"first-party-mock": 1e999}, "x"]]}}}',
+    "v2-nested-deep": '{"format": 2, "files": {"tests/test_jobs.py": ' + "[" * 100_000 + "]" * 100_000 + "}}",
+    "v2-lone-surrogate": '{"format": 2, "files": {"tests/test_\\udc80.py": {}}}',
+    "v2-rule-not-text": '{"format": 2, "files": {"tests/test_jobs.py": {"": [["f", [1], "x"]]}}}',
 }
 
 
@@ -220,12 +224,12 @@ def test_baseline_force_on_some_paths_keeps_the_other_entries(app_project: Path)
         "tests/test_b.py": BAD_MOCK.replace("Runner.claim", "run").replace("test_claim", "test_run"),
     })
     assert mockpolicy_in_process("baseline", cwd=app_project).returncode == 0
-    recorded = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
-    assert sorted(e["path"] for e in recorded) == ["tests/test_a.py", "tests/test_b.py"]
+    recorded = baseline_entries(app_project / "baselines" / "mockpolicy.json")
+    assert sorted(e[0] for e in recorded) == ["tests/test_a.py", "tests/test_b.py"]
     (app_project / "tests" / "test_a.py").write_text("def test_nothing():\n    pass\n")
     assert mockpolicy_in_process("baseline", "--force", "tests/test_a.py", cwd=app_project).returncode == 0
-    kept = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
-    assert [e["path"] for e in kept] == ["tests/test_b.py"]
+    kept = baseline_entries(app_project / "baselines" / "mockpolicy.json")
+    assert [e[0] for e in kept] == ["tests/test_b.py"]
     assert mockpolicy_in_process("check", cwd=app_project).returncode == 0
 
 

@@ -24,7 +24,7 @@ from pylint.checkers.utils import only_required_for_messages
 from pylint.constants import WarningScope
 from pylint.interfaces import HIGH, INFERENCE
 
-from mockpolicy import baseline
+from mockpolicy import baseline, matching
 from mockpolicy.engine import Engine, Session, analysis_error
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
@@ -95,7 +95,7 @@ class MockPolicyChecker(BaseChecker):
         allowed = self._baseline(engine)
         if isinstance(allowed, MockpolicyError):
             return [*findings, analysis_error(path, f"{allowed} Nothing is filtered until it is fixed.")]
-        return baseline.not_allowed(allowed, findings, engine.project.relative)
+        return matching.not_allowed(allowed, findings, engine.project.relative)
 
     def _baseline(self, engine: Engine) -> baseline.Baseline | MockpolicyError:
         """The project's baseline, read once per run (or the error reading it)."""
