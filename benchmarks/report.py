@@ -20,7 +20,6 @@ shared, so read ratios, not seconds.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import shutil
@@ -29,7 +28,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
+
+from mockpolicy import baseline
 
 MOCKPOLICY = [sys.executable, "-m", "mockpolicy"]
 GIT_ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
@@ -51,17 +53,17 @@ def make_history(repo: Path, tests: str, commits: int) -> int:
     git(repo, "commit", "-q", "-m", "the suite", when=start)
     subprocess.run([*MOCKPOLICY, "baseline", tests], cwd=repo, check=True, capture_output=True)
     path = repo / "baselines" / "mockpolicy.json"
-    today = json.loads(path.read_text(encoding="utf-8"))
-    entries = today["entries"]
+    today = baseline.load(path)
+    identities = sorted(today.counts)
     for number in range(commits):
         left = commits - 1 - number  # versions still to come after this one
-        extra = [dict(entry, fingerprint=f"{index:016x}", excerpt=f"retired {index}")
-                 for index, entry in enumerate(entries[: len(entries) * left // (commits * 2)])]
-        version = dict(today, entries=entries + extra)
-        path.write_text(json.dumps(version, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        retired = identities[: len(identities) * left // (commits * 2)]
+        extra = {replace(identity, fingerprint=f"{index:016x}"): today.counts[identity] for index, identity in enumerate(retired)}
+        version = baseline.Baseline({**today.counts, **extra}, {**today.excerpts, **{i: "retired" for i in extra}})
+        baseline.write(path, version)
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", f"baseline: version {number + 1}", when=start + 7 * 86400 * (number + 1))
-    return sum(entry["count"] for entry in entries)
+    return sum(today.counts.values())
 
 
 def timed(command: list[str], cwd: Path) -> tuple[float, float]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 from mockpolicy.errors import MockpolicyError
+from mockpolicy.printable import displayable_name
 
 
 class GitError(MockpolicyError):
@@ -13,8 +15,13 @@ class GitError(MockpolicyError):
 
 
 def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """git's output as text: UTF-8, any other byte kept as a lone surrogate (as
+    ``os.fsdecode`` keeps it in a file name), since a diff or a file's content
+    holds the file's own bytes, whatever its encoding."""
     try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+        return subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, encoding="utf-8", errors="surrogateescape", check=False
+        )
     except OSError as exc:
         raise GitError(f"cannot run git ({exc.strerror}).") from exc
 
@@ -138,3 +145,62 @@ def file_texts(path: Path, commits: list[str]) -> list[str | None]:
         texts.append(data[position : position + size].decode("utf-8", "replace"))
         position += size + 1
     return texts
+
+
+def last_commit(path: Path) -> str | None:
+    """The last commit that changed the file at ``path``; None when no commit
+    has it (it is new or untracked), or when it is not in a git repository."""
+    try:
+        top = toplevel(path.parent if path.parent.exists() else Path.cwd())
+    except GitError:
+        return None
+    try:
+        relative = path.resolve().relative_to(top).as_posix()
+    except ValueError:
+        return None
+    result = _git(["log", "-1", "--format=%H", "--", relative], top)
+    commit = result.stdout.strip()
+    return commit if result.returncode == 0 and commit else None
+
+
+def renames(root: Path, commit: str) -> dict[str, str]:
+    """Files that ``git diff -M`` sees renamed (or moved) from ``commit`` to the
+    working tree (tracked files: ``git mv``, or a move then ``git add``), as old
+    path -> new path, POSIX and relative to ``root``; renames from or to outside
+    ``root`` are left out. Names that are not UTF-8 are escaped as the analysis
+    shows them (``\\xNN``)."""
+    top = toplevel(root)
+    prefix = root.resolve().relative_to(top).as_posix()
+    prefix = "" if prefix == "." else prefix + "/"
+    commit = _commit(top, commit)  # a name, never an option
+    try:
+        result = subprocess.run(
+            ["git", "-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "--name-status", "-z", "-M",
+             "--diff-filter=R", commit, "--"],
+            cwd=top, capture_output=True, check=False,
+        )
+    except OSError as exc:
+        raise GitError(f"cannot run git ({exc.strerror}).") from exc
+    if result.returncode != 0:
+        raise GitError(f"git diff against {commit[:12]} failed in {top}: {result.stderr.decode(errors='replace').strip()}")
+    fields = [displayable_name(os.fsdecode(field)) for field in result.stdout.split(b"\0")]
+    found: dict[str, str] = {}
+    for index in range(0, len(fields) - 2, 3):
+        status, old, new = fields[index : index + 3]
+        if status.startswith("R") and old.startswith(prefix) and new.startswith(prefix):
+            found[old[len(prefix):]] = new[len(prefix):]
+    return found
+
+
+
+def renames_since_last_change(path: Path, root: Path) -> dict[str, str]:
+    """``renames`` from the last commit that changed the file at ``path`` (a
+    baseline) to the working tree; empty when that cannot be known (no git, or
+    the file was never committed), since matching works without it."""
+    commit = last_commit(path)
+    if commit is None:
+        return {}
+    try:
+        return renames(root, commit)
+    except GitError:
+        return {}

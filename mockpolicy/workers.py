@@ -16,18 +16,28 @@ from mockpolicy.engine import Session
 T = TypeVar("T")
 
 
-def per_file(files: Sequence[Path], jobs: int, job: Callable[[Session, Path], T]) -> list[T]:
-    """``job(session, path)`` for each of ``files``, in order. With ``jobs`` > 1
-    the files are shared among at most that many worker processes (never more
-    than there are files), each with its own session; workers end with their
-    parent. ``job`` must be a module-level function (it is pickled)."""
+def per_file(
+    files: Sequence[Path], jobs: int, job: Callable[[Session, Path], T], advance: Callable[[], None] = lambda: None
+) -> list[T]:
+    """``job(session, path)`` for each of ``files``, in order, calling ``advance``
+    after each. With ``jobs`` > 1 the files are shared among at most that many
+    worker processes (never more than there are files), each with its own
+    session; workers end with their parent. ``job`` must be a module-level
+    function (it is pickled)."""
     workers = min(jobs, len(files))
+    results: list[T] = []
     if workers > 1:
         chunk = max(1, len(files) // (workers * 8))
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
-            return list(pool.map(functools.partial(_in_worker, job), files, chunksize=chunk))
+            for result in pool.map(functools.partial(_in_worker, job), files, chunksize=chunk):
+                results.append(result)
+                advance()
+        return results
     session = Session()
-    return [job(session, path) for path in files]
+    for path in files:
+        results.append(job(session, path))
+        advance()
+    return results
 
 
 @contextmanager

@@ -127,3 +127,23 @@ def test_each_family_reports_only_its_own_rules() -> None:
         engines.setdefault(project.root, Engine(project, families=families)).analyse_file(path)
     for family in FAMILIES:
         assert emitted[family.name] == {rule.symbol for rule in family.rules}, family.name
+
+
+def test_dependencies_are_what_the_package_imports() -> None:
+    import sys
+
+    import tomllib
+
+    imported: set[str] = set()
+    for package in PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_bytes())):
+                if isinstance(node, ast.Import):
+                    imported |= {alias.name.partition(".")[0] for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    imported.add(node.module.partition(".")[0])
+    third_party = imported - set(sys.stdlib_module_names) - set(PACKAGES) - {"__future__"}
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    declared = [*project["dependencies"], *project["optional-dependencies"]["report"]]  # the report extra: mockpolicy.report
+    names = {ast.literal_eval(repr(spec)).split(";")[0].split(">")[0].split("<")[0].split("=")[0].strip() for spec in declared}
+    assert names == third_party | {"tomli"}  # tomli: tomllib's backport, imported on Python 3.10 only

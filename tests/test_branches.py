@@ -5,11 +5,14 @@ in this process; the runs after it use the installed command."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
 import sys
+import tokenize
 from collections.abc import Callable
 from pathlib import Path
 
@@ -506,3 +509,227 @@ def test_data_from_a_moved_checkout_and_relative_files(tmp_path: Path) -> None:
     _pytest_cov(relative, "--cov-branch", "--cov-context=test")
     from_tests = mockpolicy_in_process("branches", "--format", "json", "--data", "../.coverage", cwd=relative / "tests")
     assert sorted((f["line"], f["symbol"]) for f in json.loads(from_tests.stdout)) == expected
+
+
+def test_fix_never_writes_through_a_link(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "project", PROJECT)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious\n")
+    outside.chmod(0o600)
+    test_file = root / "tests/test_gates.py"
+    test_file.chmod(0o640)
+    planted = root / "tests/test_gates.py.mockpolicy-tmp"  # the name the old --fix wrote to, committed as a link
+    planted.symlink_to(outside)
+    listing = sorted(path.name for path in test_file.parent.iterdir())
+    fixed = mockpolicy_in_process("branches", "--fix", cwd=root)
+    assert fixed.returncode in (0, 1) and "rewrote" in fixed.stderr, fixed.stderr
+    assert outside.read_text() == "precious\n" and oct(outside.stat().st_mode & 0o777) == "0o600"
+    assert not test_file.is_symlink() and oct(test_file.stat().st_mode & 0o777) == "0o640"
+    assert "# mock-partial: app.gates.read_evidence" in test_file.read_text()
+    assert planted.is_symlink() and sorted(path.name for path in test_file.parent.iterdir()) == listing  # no temporary file left
+    # A test file that is itself a link is refused: what it points to may lie anywhere.
+    shared = write_tree(tmp_path / "shared", {"test_gates.py": PROJECT["tests/test_gates.py"]}) / "test_gates.py"
+    test_file.unlink()
+    test_file.symlink_to(shared)
+    before = shared.read_bytes()
+    refused = mockpolicy("branches", "--fix", cwd=root)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+    assert refused.stderr.startswith(
+        "mockpolicy: error: cannot rewrite the '# mock-partial:' blocks of tests/test_gates.py: it is a symbolic link"
+    ), refused.stderr
+    assert refused.stderr.count("\n") == 1
+    assert shared.read_bytes() == before and test_file.is_symlink()
+
+
+# Text that looks like blocks inside a str, bytes and an f-string literal, each
+# ending on the line of a partial mock; and statements starting where no comment
+# line may go: on a string's last line and after a backslash continuation.
+STRINGS_AND_CONTINUATIONS = r"""from unittest.mock import patch
+
+from app import gates
+
+
+def test_str_block():
+    with patch("app.gates.helper", return_value='''
+# mock-partial: inside a str
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count("untested") == 1
+
+
+def test_bytes_block():
+    with patch("app.gates.helper", return_value=b'''
+# mock-partial: inside bytes
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count(b"untested") == 1
+
+
+def test_f_string_block():
+    with patch("app.gates.helper", return_value=f'''
+# mock-partial: inside an f-string {1}
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count("untested") == 1
+
+
+def test_after_a_str():
+    text = '''
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert text == "\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_bytes():
+    data = b'''
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert data == b"\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_an_f_string():
+    text = f'''{0}
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert text == "0\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_a_backslash():
+    total = 1 + \
+        2; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert total == 3 and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+@patch("app.gates.read_evidence", return_value="APPROVED", autospec=True)
+def test_plain(read):
+    assert gates.run_gates("x")
+"""
+
+
+def _code_tokens(data: bytes) -> list[tuple[int, str]]:
+    """The file's tokens, comments and blank or comment-only lines left out."""
+    return [
+        (token.type, token.string) for token in tokenize.tokenize(io.BytesIO(data).readline)
+        if token.type not in (tokenize.COMMENT, tokenize.NL)
+    ]
+
+
+def test_fix_changes_comment_lines_only_never_strings_or_continuations(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {k: v for k, v in PROJECT.items() if not k.startswith("tests/")})
+    test_file = root / "tests/test_strings.py"
+    test_file.parent.mkdir()
+    test_file.write_text(STRINGS_AND_CONTINUATIONS)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    in_literals = {number for number, line in enumerate(STRINGS_AND_CONTINUATIONS.splitlines(), 1) if "#   untested" in line}
+    report = json.loads(mockpolicy_in_process("branches", "--format", "json", cwd=root).stdout)
+    assert not [f for f in report if f["line"] in in_literals or f["line"] - 1 in in_literals], report
+    before = test_file.read_bytes()
+    fixed = mockpolicy("branches", "--fix", cwd=root)
+    assert fixed.returncode in (0, 1) and "rewrote the '# mock-partial:' blocks of tests/test_strings.py" in fixed.stderr, fixed.stderr
+    after = test_file.read_bytes()
+    assert _code_tokens(after) == _code_tokens(before)
+    compile(after, str(test_file), "exec")
+    text = after.decode()
+    assert text.count("# mock-partial: app.gates.read_evidence") == 1  # above test_plain's decorator only
+    assert text.index("# mock-partial: app.gates.read_evidence") < text.index('@patch("app.gates.read_evidence"')
+    rerun = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_strings.py"], cwd=root)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+
+
+def test_data_older_than_the_source_is_refused(project: Path) -> None:
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    source = project / "src/app/gates.py"
+    test_file = project / "tests/test_gates.py"
+    original = source.read_text()
+    before = test_file.read_bytes()
+    recorded = (project / ".coverage").stat().st_mtime_ns
+    # Lines inserted above the branches; the file's time set back before the
+    # run, so only the recorded lines tell that they moved.
+    moved = original.replace("    status = read_evidence(name)\n", "    status = read_evidence(name)\n    print(status)\n    print(name)\n")
+    source.write_text(moved)
+    os.utime(source, ns=(recorded - 10**9, recorded - 10**9))
+    for runner in (mockpolicy_in_process, mockpolicy):
+        refused = runner("branches", "--fix", cwd=project)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert refused.stderr.startswith("mockpolicy: error: .coverage is stale: src/app/gates.py "), refused.stderr
+        assert refused.stderr.count("\n") == 1
+        assert test_file.read_bytes() == before
+    # Every line kept where it was, the file changed after the run: its time tells.
+    source.write_text(original.replace("return False", "return None"))
+    refused = mockpolicy("branches", cwd=project)
+    assert refused.returncode == 2 and refused.stderr.startswith("mockpolicy: error: .coverage is stale: src/app/gates.py ")
+    # The data of a run of today's source is used again, also in a copy of the
+    # checkout whose files are all newer than the data (as in a fresh clone).
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    assert mockpolicy("branches", cwd=project).returncode == 1
+    copy = shutil.copytree(project, project.parent / "copy", copy_function=shutil.copy)
+    os.utime(copy / ".coverage", ns=(recorded - 10**9, recorded - 10**9))
+    assert _findings(copy) == EXPECTED
+
+
+OTHER_PROJECT = {
+    "pyproject.toml": PROJECT["pyproject.toml"].replace('name = "app"', 'name = "other"'),
+    "src/other/__init__.py": "",
+    "src/other/core.py": """
+        def pick(flag):
+            if flag:
+                return 1
+            return 2
+        """,
+    "tests/test_core.py": """
+        from other import core
+
+
+        def test_pick():
+            assert core.pick(True) == 1
+        """,
+}
+
+
+def test_data_that_cannot_judge_this_project_is_an_error(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "app", PROJECT)
+    other = write_tree(tmp_path / "other", OTHER_PROJECT)
+    result = run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=other", "--cov-branch", "--cov-context=test", "tests"],
+        cwd=other,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    test_file = root / "tests/test_gates.py"
+    before = test_file.read_bytes()
+    for args in (("branches",), ("branches", "--fix")):
+        foreign = mockpolicy_in_process(*args, "--data", "../other/.coverage", cwd=root)
+        assert foreign.returncode == 2, foreign.stdout + foreign.stderr
+        assert foreign.stderr.startswith("mockpolicy: error: ../other/.coverage measures no file of this project"), foreign.stderr
+        assert test_file.read_bytes() == before
+    _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "test_retry")  # none of the mocks' tests runs
+    for args in (("branches",), ("branches", "--fix")):
+        unrelated = mockpolicy(*args, cwd=root)
+        assert unrelated.returncode == 2, unrelated.stdout + unrelated.stderr
+        assert unrelated.stderr.startswith("mockpolicy: error: .coverage holds none of the tests"), unrelated.stderr
+        assert test_file.read_bytes() == before
+
+
+def test_coverage_pys_own_test_function_contexts_name_the_tests(project: Path) -> None:
+    (project / ".coveragerc").write_text("[run]\ndynamic_context = test_function\n")
+    _pytest_cov(project, "--cov-branch")
+    assert _findings(project, runner=mockpolicy_in_process) == EXPECTED
+    (project / ".coverage").unlink()
+    (project / ".coveragerc").write_text("[run]\ncontext = nightly\n")
+    _pytest_cov(project, "--cov-branch")
+    static = mockpolicy_in_process("branches", cwd=project)
+    assert static.returncode == 2
+    assert "has 1 context(s) such as 'nightly', none naming a test of the files checked" in static.stderr
+    assert 'dynamic_context = \\"test_function\\"' not in static.stderr and 'dynamic_context = "test_function"' in static.stderr

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLE, git, mockpolicy_in_process, write_tree
 
+from mockpolicy import baseline
+
 TESTS = {
     "tests/test_jobs.py": """
         from unittest import mock
@@ -88,8 +90,7 @@ def test_burn_down_reads_the_baseline_files_history(app_project: Path) -> None:
     _commit_baseline(app_project, "code without a baseline")
     assert mockpolicy_in_process("baseline", cwd=app_project).returncode == 0
     _commit_baseline(app_project, "baseline: record today's findings")
-    first = json.loads((app_project / "baselines/mockpolicy.json").read_text())
-    allowed = sum(entry["count"] for entry in first["entries"])
+    allowed = sum(baseline.load(app_project / "baselines/mockpolicy.json").counts.values())
     (app_project / "tests/test_jobs.py").write_text("def test_nothing():\n    pass\n")
     assert mockpolicy_in_process("prune", cwd=app_project).returncode == 0
     _commit_baseline(app_project, "tests: no mocks; prune the baseline")
@@ -151,10 +152,7 @@ def hostile_project(root: Path) -> Path:
     assert mockpolicy_in_process("baseline", cwd=root).returncode == 0
     path = root / "baselines/mockpolicy.json"
     data = json.loads(path.read_text())
-    data["entries"].append({
-        "rule": SCRIPT, "path": f"tests/{HOSTILE}.py", "scope": "<b>scope</b>", "fingerprint": "0" * 16,
-        "count": 1, "excerpt": SCRIPT + HOSTILE,
-    })
+    data["files"][f"tests/{HOSTILE}.py"] = {"<b>scope</b>": [["0" * 16, {SCRIPT: 1}, SCRIPT + HOSTILE]]}
     path.write_text(json.dumps(data))
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", SCRIPT + HOSTILE)

@@ -4,16 +4,19 @@ coverage data of a real test run, and rewritten from it with ``--fix``.
 One job per module: ``sources`` reads the measured files, ``arcs`` says what
 coverage records for a branch arm, ``resolve`` maps ``untested:`` entries to
 arms, ``dependents`` finds the branches depending on a mocked call, ``mocks``
-describes each mock from its file's analysis, ``verify`` judges them against
-the data (``mockpolicy.coverage_data``, the only reader of coverage files),
-``rewrite`` applies ``--fix`` and ``sysmon`` warns about a core that records no
-per-test contexts. Nothing here prints: notes come back to the caller.
+describes each mock from its file's analysis (``comments`` says which lines
+are comments), ``freshness`` refuses data that cannot judge them (another
+project's, other tests', older than the source), ``verify`` judges them
+against the data (``mockpolicy.coverage_data``, the only reader of coverage
+files), ``rewrite`` applies ``--fix`` and ``sysmon`` warns about a core that
+records no per-test contexts. Nothing here prints: notes come back to the caller.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from mockpolicy.branches.freshness import refuse_stale, refuse_unrelated
 from mockpolicy.branches.mocks import collect
 from mockpolicy.branches.rewrite import rewrite
 from mockpolicy.branches.sources import Sources
@@ -22,6 +25,7 @@ from mockpolicy.branches.verify import check
 from mockpolicy.coverage_data import CoverageData
 from mockpolicy.engine import Engine, Session
 from mockpolicy.findings import Finding
+from mockpolicy.index import module_name_for
 from mockpolicy.project import Project
 
 __all__ = ["coverage_findings"]
@@ -38,7 +42,8 @@ def coverage_findings(
     this raises. Raises ``MockpolicyError`` (``CoverageDataError`` for data it
     cannot use)."""
     notes = [] if notes is None else notes
-    data = CoverageData(data_path, project.root)
+    modules = {module_name_for(path)[0]: project.relative(path) for path in files}
+    data = CoverageData(data_path, project.root, modules)
     try:
         warning = sysmon_warning(project)
         if warning is not None:
@@ -47,7 +52,10 @@ def coverage_findings(
             return []
         engine = Session().engine_for(files[0])
         measured = _measured(engine, data)
-        mocks = collect(engine, files, Sources(), measured, undocumented=fix)
+        sources = Sources()
+        mocks = collect(engine, files, sources, measured, undocumented=fix)
+        refuse_unrelated(data, measured, mocks)
+        refuse_stale(data, project.root, mocks, sources)
         verdict = check(data, mocks, notes)
         findings = verdict.findings
         if fix:

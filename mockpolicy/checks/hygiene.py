@@ -567,10 +567,11 @@ def _restores_attribute(
 
 
 # A patcher, os.environ or sys.modules by any spelling, setattr, or an
-# assignment to an attribute (``mod.NAME = ...``, ``+=``, annotated).
+# assignment on one line to an attribute of a name other than self/cls
+# (``mod.NAME = ...``, ``+=``, annotated): what the rules can report on.
 CHANGES_SHARED_STATE = re.compile(
     rb"mock|Mock|patch|environ|modules|putenv|unsetenv|setattr"
-    rb"|\w\s*\.\s*\w+\s*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|>>|<<)?=(?!=)"
+    rb"|(?<![\w.])(?!self\b|cls\b)[A-Za-z_]\w*(?:[ \t]*\.[ \t]*\w+)+[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|>>|<<)?=(?!=)"
 )
 
 FAMILY = Family("hygiene", (LEAKED_PATCHER, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES, UNRESTORED_ATTRIBUTE), check, CHANGES_SHARED_STATE)

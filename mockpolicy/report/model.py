@@ -9,19 +9,20 @@ import math
 import os
 import posixpath
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from mockpolicy import __version__, baseline
+from mockpolicy import baseline
 from mockpolicy.findings import Finding
 from mockpolicy.formats.context import rule_info
 from mockpolicy.identity import Identity
 from mockpolicy.project import Project
 from mockpolicy.report.gather import Gathered, Site
 from mockpolicy.report.history import History
-from mockpolicy.rules import COVERAGE_RULES, STATIC_RULES, UNDOCUMENTED_PARTIAL_MOCK
+from mockpolicy.rules import COVERAGE_RULES, UNDOCUMENTED_PARTIAL_MOCK
+from mockpolicy.version import __version__
 
 # How many rows the long tables hold (the totals always count everything).
 TARGETS_SHOWN = 250
@@ -187,11 +188,24 @@ class Report:
         return self.new + self.baselined
 
 
+@dataclass(frozen=True)
+class Judged:
+    """The findings the report shows, judged against the baseline as ``check``
+    judges them: ``findings`` (with the coverage-based ones when ``covered`` is
+    not None), ``new`` (those the baseline does not allow), its ``stale``
+    entries as (identity, allowed, found), and the baseline (None without one)."""
+
+    findings: list[Finding]
+    new: list[Finding]
+    stale: list[tuple[Identity, int, int]]
+    baseline: baseline.Baseline | None
+    covered: Sequence[Finding] | None = None
+
+
 def build(
     project: Project,
     gathered: Gathered,
-    covered: Sequence[Finding] | None,
-    covers: Callable[[str], bool],
+    judged: Judged,
     history: History,
     output: Path,
     analysed: Sequence[str],
@@ -199,22 +213,10 @@ def build(
     commit: str,
     now: datetime.datetime | None = None,
 ) -> Report:
-    """The report of one analysis; ``covered``: the coverage-based findings when
-    ``--data`` was given; ``covers``: whether a baseline path lies in what was
-    analysed (as for ``check``); ``output``: where the page goes (links are
-    relative to it)."""
-    findings = sorted([*gathered.findings, *(covered or [])])
-    path = project.baseline_path
-    rules = STATIC_RULES | COVERAGE_RULES if covered is not None else STATIC_RULES
-    has_baseline = baseline.exists(path)
-    stale: list[tuple[Identity, int, int]] = []
-    current = baseline.Baseline.empty()
-    if has_baseline:
-        current = baseline.load(path)
-        new_findings, stale = baseline.compare(baseline.select(current, rules), findings, covers)
-    else:
-        new_findings = findings
-    new = {id(finding) for finding in new_findings}
+    """The report of one analysis; ``output``: where the page goes (links are relative to it)."""
+    findings = judged.findings
+    new = {id(finding) for finding in judged.new}
+    current = judged.baseline or baseline.Baseline.empty()
     links = _Links(project.root, output.parent)
     when = now or datetime.datetime.now(datetime.timezone.utc)
     return Report(
@@ -225,15 +227,15 @@ def build(
         configuration=_configuration(project),
         analysed=list(analysed),
         files_analysed=files_analysed,
-        has_baseline=has_baseline,
+        has_baseline=judged.baseline is not None,
         rules=_rule_rows(findings, new),
         stale=[
             StaleRow(identity.rule, identity.path, identity.scope, allowed, found, current.excerpts.get(identity, ""))
-            for identity, allowed, found in stale
+            for identity, allowed, found in judged.stale
         ],
         map=_mock_map(gathered, findings, links),
         where=_where(findings, new, gathered.sites, links),
-        partials=_partials(gathered, findings, covered, links),
+        partials=_partials(gathered, findings, judged.covered, links),
         history=history,
     )
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from mockpolicy import gitio, workers
 from mockpolicy.errors import MockpolicyError
-from mockpolicy.findings import Finding
 from mockpolicy.project import Project
 from mockpolicy.report import history, model
 from mockpolicy.report.gather import Gathered, gather
+from mockpolicy.report.model import Judged
 from mockpolicy.report.render import render
 
-__all__ = ["Gathered", "gather", "history_beside", "write"]
+__all__ = ["Gathered", "Judged", "gather", "history_beside", "write"]
 
 
 class ReportError(MockpolicyError):
@@ -32,8 +32,7 @@ def history_beside(project: Project, depth: int) -> AbstractContextManager[Calla
 def write(
     project: Project,
     gathered: Gathered,
-    covered: Sequence[Finding] | None,
-    covers: Callable[[str], bool],
+    judged: Judged,
     output: Path,
     past: history.History,
     analysed: Sequence[str],
@@ -44,8 +43,7 @@ def write(
         commit = gitio.head(project.root)
     except gitio.GitError:
         commit = ""
-    report = model.build(project, gathered, covered, covers, past, output, analysed,
-                         files_analysed, commit)
+    report = model.build(project, gathered, judged, past, output, analysed, files_analysed, commit)
     text = render(report)
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
