@@ -23,6 +23,7 @@ from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import MockSite, Target, TestModule
+from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import Kind, Value
 
 
@@ -64,10 +65,16 @@ class Analysis:
     annotations: Annotations
     libraries: Libraries
     memo: Memo = field(default_factory=Memo)
+    subclasses: Subclasses | None = None  # the engine's; made for this file when not given
     first_party: dict[int, list[Target]] = field(default_factory=dict)
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
+
+    def known_subclasses(self) -> Subclasses:
+        if self.subclasses is None:
+            self.subclasses = Subclasses(self.resolver)
+        return self.subclasses
 
     def first_party_targets(self, site: MockSite) -> list[Target]:
         """The targets of ``site`` that are the project's own code."""

@@ -26,6 +26,7 @@ from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANALYSIS_ERROR
 from mockpolicy.sites import TestModule
 from mockpolicy.source import SourceError, decode_source, read_source
+from mockpolicy.subclasses import Subclasses
 
 T = TypeVar("T")
 
@@ -44,6 +45,7 @@ class Engine:
         self.fixtures = Fixtures(project, self.index, self.resolver)
         self.libraries = Libraries(project, defer_bodies=lean)
         self.memo = Memo()
+        self.subclasses = Subclasses(self.resolver)
 
     def read(self, path: str | Path) -> bytes:
         """The bytes of the source file at ``path``, within the project's size
@@ -99,7 +101,10 @@ class Engine:
         try:
             module = TestModule(tree, info, self.resolver, self.fixtures)
             try:
-                analysis = Analysis(path, source, module, self.resolver, Annotations(source), self.libraries, self.memo)
+                analysis = Analysis(
+                    path, source, module, self.resolver, Annotations(source), self.libraries, self.memo,
+                    self.subclasses,
+                )
                 return job(analysis)
             finally:
                 module.release()

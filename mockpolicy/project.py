@@ -324,9 +324,19 @@ def _is_package_dir(path: Path) -> bool:
 
 
 def _exists_as_module(name: str, source_roots: tuple[Path, ...]) -> bool:
+    """Whether a declared name is a module, a package, or a namespace package
+    (a folder without ``__init__.py`` holding Python files, as poetry's
+    ``src/poetry`` is) under a source root."""
     return any(
-        _is_package_dir(src / name) or (src / f"{name}.py").is_file() for src in source_roots
+        _is_package_dir(src / name) or (src / f"{name}.py").is_file() or _is_namespace_dir(src / name)
+        for src in source_roots
     )
+
+
+def _is_namespace_dir(path: Path) -> bool:
+    if not path.is_dir() or path.name in TEST_DIR_NAMES or path.name in NOT_CODE_DIRS:
+        return False
+    return any(child.suffix == ".py" or _is_package_dir(child) for child in path.iterdir())
 
 
 def _normalize(distribution: str) -> str:

@@ -47,6 +47,7 @@ class Target:
     text: str
     value: Value
     replacement: ast.expr | None = None
+    base: Value | None = None  # the object the attribute is replaced on (patch.object, setattr)
 
 
 @dataclass(eq=False)
@@ -393,8 +394,8 @@ class TestModule:
 
         def add_attribute(obj: ast.expr | None, name: str | None, replacement: ast.expr | None = None) -> None:
             if obj is not None and name is not None:
-                value = resolver.attribute(resolver.evaluate(obj, scope), name)
-                site.targets.append(Target(f"{_source(obj)}.{name}", value, replacement))
+                base = resolver.evaluate(obj, scope)
+                site.targets.append(Target(f"{_source(obj)}.{name}", resolver.attribute(base, name), replacement, base))
 
         def argument(role: Role) -> ast.expr | None:
             return entry.argument(call, role)

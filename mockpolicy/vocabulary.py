@@ -11,6 +11,7 @@ signatures. This module imports nothing from mockpolicy.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -118,6 +119,12 @@ class Callee:
         given = next((kw.value for kw in call.keywords if kw.arg == keyword), None)
         return f"{keyword}={value}" if isinstance(given, ast.Constant) and given.value is value else None
 
+
+# The names ``unittest.mock``'s patchers create on a module that lacks them,
+# without ``create=True``: the public builtins (a module-level ``open`` shadows
+# the builtin the module calls). pytest's monkeypatch creates nothing.
+CREATED_ON_MODULES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+CREATES_BUILTINS_ON_MODULES: frozenset[Api] = frozenset({"unittest", "mocker"})
 
 _CREATE = ("create", True)
 _NOT_RAISING = ("raising", False)

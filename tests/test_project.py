@@ -32,6 +32,11 @@ def detect(root: Path, files: dict[str, str]) -> frozenset[str]:
              "lib/po/__init__.py": ""},
             {"po"},
         ),
+        (
+            {"pyproject.toml": "[project]\nname = 'ns'\n[tool.poetry]\npackages = [{include = 'ns', from = 'src'}]\n",
+             "src/ns/console/__init__.py": "", "src/ns/factory.py": ""},
+            {"ns"},
+        ),
         ({"setup.cfg": "[metadata]\nname = cfgpkg\n[files]\npackages =\n    cfgpkg\n", "cfgpkg/__init__.py": ""}, {"cfgpkg"}),
         ({"setup.py": "from setuptools import setup\nsetup(name='sp')\n", "sp/__init__.py": ""}, {"sp"}),
         ({"pyproject.toml": "[project]\nname = 'unrelated'\n", "src/alpha/__init__.py": "", "src/beta.py": ""}, {"alpha", "beta"}),
@@ -41,7 +46,7 @@ def detect(root: Path, files: dict[str, str]) -> frozenset[str]:
             {"pkg"},
         ),
     ],
-    ids=["project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "pbr", "setup.py", "src", "beside-tests"],
+    ids=["project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "namespace-package", "pbr", "setup.py", "src", "beside-tests"],
 )
 def test_first_party_detection(tmp_path: Path, files: dict[str, str], expected: set[str]) -> None:
     assert detect(tmp_path, files) == expected
