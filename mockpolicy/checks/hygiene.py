@@ -171,15 +171,34 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
             )
             if stopped or site.escapes or _returns_patcher(site) or _outside_base_may_stop(analysis, context):
                 continue  # stopped here, handed to a caller who stops it, or a base class may stop it
-            if not stopped:
-                reported.add(id(start))
-                yield analysis.finding(
-                    start, LEAKED_PATCHER.symbol,
+            later = _stopped_later(context, start, keys)
+            if later is not None and not context.is_function:
+                continue  # module or class level: an exception before the stop fails the import itself
+            reported.add(id(start))
+            if later is not None:
+                message = (
+                    f"This patcher is stopped on line {later}, but not if the test fails or raises before it: "
+                    "the patch then leaks into every later test. Stop it in a finally block or tear-down, "
+                    "register it with addCleanup(patcher.stop), or use the patch as a context manager."
+                )
+            else:
+                message = (
                     "This patcher is started but never stopped on the way out: if the test fails first, "
                     "the patch leaks into every later test. Stop it in a finally block or tear-down, "
-                    "register it with addCleanup(patcher.stop), or use the patch as a context manager.",
-                    context.qualname,
+                    "register it with addCleanup(patcher.stop), or use the patch as a context manager."
                 )
+            yield analysis.finding(start, LEAKED_PATCHER.symbol, message, context.qualname)
+
+
+def _stopped_later(context: Context, start: ast.Call, keys: set[str]) -> int | None:
+    """The line of a stop of the patcher (or ``stopall``) after ``start`` in the
+    same scope, not protected by a ``finally`` or a cleanup; None if there is none."""
+    lines = [
+        call.lineno for call in context.calls
+        if call.lineno > start.lineno and isinstance(call.func, ast.Attribute) and not call.args
+        and (call.func.attr == PATCHER_STOP_ALL or (call.func.attr == PATCHER_STOP and root_key(call.func.value) in keys))
+    ]
+    return min(lines) if lines else None
 
 
 def _returns_patcher(site: MockSite) -> bool:

@@ -85,3 +85,16 @@ def test_test_local_state():
     Local.value = 2
     runner = jobs.Runner()
     runner.mode = "fast"
+
+
+IMPORT_PATCHER = mock.patch("shopfp.jobs.sleep", autospec=True)
+IMPORT_PATCHER.start()
+RESULT = jobs.run("at import")
+IMPORT_PATCHER.stop()  # module level: an exception before it fails the import itself
+
+
+def test_stopped_on_the_last_line():
+    sleeping = mock.patch("shopfp.jobs.sleep", autospec=True)
+    sleeping.start()  # [leaked-patcher]
+    assert jobs.run("a")
+    sleeping.stop()
