@@ -101,6 +101,7 @@ class Context:
     asserts: list[ast.Assert] = field(default_factory=list)
     statements: list[ast.stmt] = field(default_factory=list)
     bound: dict[str, list[MockSite]] = field(default_factory=dict)
+    children: list[Context] = field(default_factory=list)  # the functions and classes defined directly in it
 
     @property
     def name(self) -> str:
@@ -186,6 +187,7 @@ class TestModule:
         info = self._class_info(node, owner)
         context = Context(node, self._child_qualname(owner, node.name), owner, class_info=info)
         self.contexts.append(context)
+        owner.children.append(context)
         for decorator in node.decorator_list:
             self._gather(decorator, context)
         self._visit_body(node.body, context, info)
@@ -218,6 +220,7 @@ class TestModule:
     ) -> None:
         context = Context(node, self._child_qualname(owner, node.name), owner)
         self.contexts.append(context)
+        owner.children.append(context)
         arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         context.params = [a.arg for a in arguments]
         static = any(getattr(d, "id", None) == "staticmethod" for d in node.decorator_list)
@@ -582,6 +585,7 @@ class TestModule:
         trees are freed by reference counting alone."""
         for context in (self.module, *self.contexts):
             context.bound.clear()
+            context.children.clear()
             if context.class_info is not None:
                 context.class_info.fallback = None
         self._owned.clear()

@@ -19,8 +19,8 @@ from mockpolicy.analysis import Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.project import resolved
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
-from mockpolicy.sites import Context, MockSite, dotted_parts, root_key
-from mockpolicy.symbols import ClassInfo, Kind, Scope
+from mockpolicy.sites import Context, MockSite, Target, dotted_parts, root_key
+from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
 from mockpolicy.vocabulary import (
     CLEANUP_REGISTRARS,
     PATCHER_START,
@@ -33,10 +33,7 @@ from mockpolicy.vocabulary import (
     is_fixture,
 )
 
-# The set-ups whose cleanups and assignments these rules read. Narrower than
-# SETUP_NAMES (no nose-style setup, setup_function or setUpModule, though their
-# tear-downs are read) for no recorded reason; kept so findings do not change.
-HYGIENE_SETUP_NAMES = SETUP_NAMES - {"setup", "setup_function", "setUpModule"}
+EXIT_METHODS = frozenset({"__exit__", "__aexit__"})  # what leaving a with block runs: restoring code
 CONTAINER_METHODS = frozenset({"pop", "update", "setdefault", "clear", "popitem", "__setitem__", "__delitem__"})
 
 
@@ -123,7 +120,7 @@ class _Cleanups:
                         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
                                 and call.func.attr in methods and call.func.attr not in TEARDOWN_NAMES:
                             found.nodes.append(methods[call.func.attr])
-                elif is_fixture(statement.decorator_list) or statement.name in HYGIENE_SETUP_NAMES:
+                elif is_fixture(statement.decorator_list) or statement.name in SETUP_NAMES:
                     shared = _function_cleanup(statement)
                     found.nodes += shared.nodes
                     found.registered += shared.registered
@@ -290,7 +287,7 @@ _MODULES = _Shared(UNRESTORED_SYS_MODULES.symbol, "sys.modules", "sys.modules",
 def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     module = analysis.module
     for context in module.contexts:
-        if not context.is_function or context.name in TEARDOWN_NAMES:
+        if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
         candidates = [node for node in _mutations(context) if _may_mutate_shared_state(node, context)]
         if not candidates:
@@ -323,40 +320,141 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue
                 if _cleanup_on_same_module(target, visible) or _reset_by_a_set_up(analysis, context, target, scope):
                     continue
-                yield analysis.finding(
-                    node, UNRESTORED_ATTRIBUTE.symbol,
-                    f"'{ast.unparse(target)}' is changed for every later test and nothing puts it back; "
-                    "use monkeypatch.setattr or patch.object, or restore it in a finally block.",
-                    context.qualname,
-                )
+                if _restored_by_a_decorator(analysis, context, target, scope):
+                    continue
+                restored = _restored_later(context, node, target)
+                if restored is not None:
+                    message = (
+                        f"'{text}' is put back on line {restored} only if the test passes: a failure before "
+                        "that line leaves it changed for every later test; restore it in a finally block, "
+                        "or use monkeypatch.setattr or patch.object."
+                    )
+                else:
+                    message = (
+                        f"'{text}' is changed for every later test and nothing puts it back; "
+                        "use monkeypatch.setattr or patch.object, or restore it in a finally block."
+                    )
+                yield analysis.finding(node, UNRESTORED_ATTRIBUTE.symbol, message, context.qualname)
 
 
-def _puts_back(context: Context, node: ast.Assign | ast.AugAssign | ast.AnnAssign, target: ast.Attribute) -> bool:
+def _puts_back(context: Context, node: ast.AST, target: ast.Attribute) -> bool:
     """``saved = mod.x`` earlier in the function, and this assigns ``mod.x = saved``."""
-    value = node.value
+    value = getattr(node, "value", None)
     if not isinstance(value, ast.Name):
         return False
     text = ast.unparse(target)
     return any(ast.unparse(saved) == text for saved in context.assigns.get(value.id, []))
 
 
+def _restored_later(context: Context, node: ast.AST, target: ast.Attribute) -> int | None:
+    """The line of a plain ``mod.x = saved`` (saved before the change) after
+    ``node`` in the same test, or of ``setattr(mod, "x", saved)``; None if none."""
+    text, line = ast.unparse(target), getattr(node, "lineno", 0)
+    base, attribute = ast.unparse(target.value), target.attr
+    for statement in context.statements:
+        if statement.lineno <= line:
+            continue
+        if isinstance(statement, ast.Assign) and any(ast.unparse(t) == text for t in statement.targets):
+            if _puts_back(context, statement, target):
+                return statement.lineno
+    for call in context.calls:
+        if call.lineno > line and callee_name(call) == "setattr" and len(call.args) == 3:
+            named = call.args[1]
+            if ast.unparse(call.args[0]) == base and isinstance(named, ast.Constant) and named.value == attribute \
+                    and _puts_back(context, ast.Assign(targets=[target], value=call.args[2]), target):
+                return call.lineno
+    return None
+
+
+def _restored_by_a_decorator(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether a decorator of the test (or of its class), defined in the project
+    or its tests, puts the attribute back in a ``finally`` block or after a
+    ``yield`` around the call it wraps."""
+    resolver = analysis.resolver
+    base = resolver.evaluate(target.value, scope)
+    if base.kind is Kind.UNKNOWN:
+        return False
+    current: Context | None = context
+    while current is not None:
+        for decorator in getattr(current.node, "decorator_list", []):
+            maker = resolver.evaluate(decorator.func if isinstance(decorator, ast.Call) else decorator, scope)
+            if maker.kind is Kind.FUNCTION and maker.function is not None \
+                    and _function_restores(analysis, maker.function, maker.module, base, target.attr):
+                return True
+        current = current.parent
+    return False
+
+
+def _function_restores(analysis: Analysis, function: ast.AST, module: str, base: Value, attribute: str) -> bool:
+    """Whether ``function`` (its nested wrappers included) assigns ``attribute`` of
+    the object ``base`` in a ``finally`` block or after a ``yield``."""
+    module_scope = analysis.resolver.module_scope(module)
+    if module_scope is None:
+        return False
+    for region in _function_cleanup(function).nodes:
+        for child in ast.walk(region):
+            assigned: list[ast.expr] = []
+            if isinstance(child, ast.Assign):
+                assigned = [t.value for t in child.targets if isinstance(t, ast.Attribute) and t.attr == attribute]
+            elif isinstance(child, ast.Call) and callee_name(child) == "setattr" and len(child.args) >= 2:
+                named = child.args[1]
+                if isinstance(named, ast.Constant) and named.value == attribute:
+                    assigned = [child.args[0]]
+            for owner in assigned:
+                value = analysis.resolver.evaluate(owner, module_scope)
+                if value.kind is base.kind and value.qualname == base.qualname and value.module == base.module:
+                    return True
+    return False
+
+
 def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
     """Whether a mock site of this test replaced the object whose attribute is
     assigned (then the mock's undo restores it, attribute and all)."""
-    base_text = ast.unparse(target.value)
+    base_text, text = ast.unparse(target.value), ast.unparse(target)
     base = analysis.resolver.evaluate(target.value, scope)
     assigned = analysis.resolver.attribute(base, target.attr)
+    owners = _set_ups_of(context)
     for site in analysis.module.sites:
-        if site.owner is not context and site.owner is not context.parent:
+        if site.owner is not context and site.owner is not context.parent and site.owner not in owners:
             continue
         for replaced in site.targets:
             if replaced.text == base_text or base_text.startswith(replaced.text + "."):
                 return True
+            if site.owner in owners and _same_attribute(analysis, replaced, text, base, target.attr):
+                return True  # patched by the set-up: the patcher's stop restores it
             for value in (base, assigned):
                 if value.kind is replaced.value.kind and value.kind is not Kind.UNKNOWN \
                         and replaced.value.qualname == value.qualname and value.qualname:
                     return True
     return False
+
+
+def _set_ups_of(context: Context) -> list[Context]:
+    """The set-up methods and fixtures of the test's class, and the module-level
+    set-ups and fixtures: what runs before the test and may patch for it."""
+    found: list[Context] = []
+    current = context.parent
+    while current is not None:
+        for other in current.children:
+            if other is context or not other.is_function:
+                continue
+            node = other.node
+            assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            if other.name in SETUP_NAMES or is_fixture(node.decorator_list):
+                found.append(other)
+        current = current.parent
+    return found
+
+
+def _same_attribute(analysis: Analysis, replaced: Target, text: str, base: Value, attribute: str) -> bool:
+    """Whether the patch target ``replaced`` names the attribute assigned as ``text``."""
+    if replaced.text == text:
+        return True
+    owner_text, _, name = replaced.text.rpartition(".")
+    if name != attribute or base.kind is Kind.UNKNOWN:
+        return False
+    owner = replaced.base if replaced.base is not None else analysis.resolver.resolve_dotted(owner_text)
+    return owner.kind is base.kind and owner.qualname == base.qualname and owner.module == base.module
 
 
 def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, scope: Scope) -> bool:
@@ -384,7 +482,7 @@ def _installed_by_the_test(context: Context, cleanups: "_Cleanups", target: ast.
     owner = context.parent
     if owner is not None and owner.class_info is not None:
         scopes += [s for s in getattr(owner.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   and s.name in HYGIENE_SETUP_NAMES]
+                   and s.name in SETUP_NAMES]
     for scope_node in scopes:
         for node in ast.walk(scope_node):
             if isinstance(node, ast.Assign) and any(ast.unparse(t) == base_text for t in node.targets):
@@ -411,7 +509,7 @@ def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribu
         info = resolver.index.get(cls.module)
         if info is None:
             continue
-        for name in HYGIENE_SETUP_NAMES:
+        for name in SETUP_NAMES:
             binding = cls.members.get(name)
             if binding is None or binding.function is None:
                 continue
@@ -534,6 +632,10 @@ def _managers_cleanup(analysis: Analysis, visible: Cleanup, scope: Scope, node: 
             value = analysis.resolver.evaluate(manager.func, scope)
             if value.kind is Kind.FUNCTION and value.function is not None:
                 regions += _function_cleanup(value.function).nodes
+            elif value.kind is Kind.CLASS and value.cls is not None:  # a class: what its __exit__ runs
+                exit_method = analysis.resolver.attribute(value, "__exit__")
+                if exit_method.kind is Kind.FUNCTION and exit_method.function is not None:
+                    regions.append(exit_method.function)
     return regions
 
 
