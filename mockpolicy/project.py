@@ -105,6 +105,15 @@ class Project:
     def is_first_party(self, module: str) -> bool:
         return module.partition(".")[0] in self.first_party
 
+    def is_test_code(self, module: str) -> bool:
+        """Whether ``module`` (a dotted name) is part of the tests rather than the
+        code under test: a package named like a test folder on its path, a
+        ``test_*``/``*_test`` module or a ``conftest``."""
+        parts = module.split(".")
+        return any(part in TEST_DIR_NAMES or part.startswith("test_") for part in parts) or (
+            parts[-1].endswith("_test") or parts[-1] in ("conftest", "tests")
+        )
+
     def relative(self, path: str | Path) -> str:
         """``path`` as a POSIX path relative to the root when it is inside it (a
         symlinked file keeps its own name, not its target's). A name that is not
