@@ -19,6 +19,7 @@ from mockpolicy.annotations import Annotations
 from mockpolicy.checks import FAMILIES
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import Fixtures
+from mockpolicy.helpers import Helpers
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
 from mockpolicy.libraries import Libraries
 from mockpolicy.project import Project, find_root, load_project
@@ -46,6 +47,7 @@ class Engine:
         self.libraries = Libraries(project, defer_bodies=lean)
         self.memo = Memo()
         self.subclasses = Subclasses(self.resolver)
+        self.helpers = Helpers(self.resolver, project.mock_helpers)
 
     def read(self, path: str | Path) -> bytes:
         """The bytes of the source file at ``path``, within the project's size
@@ -99,7 +101,7 @@ class Engine:
         info.volatile = True  # the file under analysis: nothing about it is remembered
         self.index.add(info)
         try:
-            module = TestModule(tree, info, self.resolver, self.fixtures)
+            module = TestModule(tree, info, self.resolver, self.fixtures, self.helpers)
             try:
                 analysis = Analysis(
                     path, source, module, self.resolver, Annotations(source), self.libraries, self.memo,

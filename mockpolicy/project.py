@@ -43,6 +43,7 @@ OPTIONS: dict[str, str] = {
     "baseline": f"path of the baseline file, relative to the project root (default {DEFAULT_BASELINE})",
     "require-spec": 'which mocks need a spec: "all" (default), "first-party" (mocks of project code) or "off"',
     "max-file-size": "largest file analysed, in MiB (default 10); a larger one is reported as mock-analysis-error",
+    "mock-helpers": "list of dotted names of the project's own patching helpers that are not recognised by themselves",
 }
 MAX_FILE_SIZE_LIMIT = 1024  # MiB: beyond this the setting is a mistake, not a choice
 REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
@@ -92,6 +93,11 @@ class Project:
     @property
     def require_spec(self) -> str:
         return str(self.settings.get("require-spec", "all"))
+
+    @property
+    def mock_helpers(self) -> frozenset[str]:
+        """Dotted names declared as patching helpers (``mock-helpers``)."""
+        return frozenset(self.settings.get("mock-helpers", []))
 
     @property
     def max_file_bytes(self) -> int:
@@ -206,10 +212,17 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
         if key not in OPTIONS:
             known = ", ".join(sorted(OPTIONS))
             raise ConfigError(f"{path}: unknown option '{key}' in [tool.mockpolicy] (known: {known}).")
-        if key in ("first-party", "tests", "exclude") and not (
+        if key in ("first-party", "tests", "exclude", "mock-helpers") and not (
             isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
             raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a list of strings.")
+        if key == "mock-helpers":
+            bad = [item for item in value if not all(part.isidentifier() for part in item.split("."))]
+            if bad:
+                raise ConfigError(
+                    f"{path}: [tool.mockpolicy] mock-helpers names {bad[0]!r}, which is not a dotted name "
+                    "(e.g. 'tests.base.TestCase.mock_object')."
+                )
         if key == "baseline" and not (isinstance(value, str) and value):
             raise ConfigError(f"{path}: [tool.mockpolicy] baseline must be a path (a string).")
         if key in ("baseline", "tests"):

@@ -16,10 +16,12 @@ import ast
 from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
-from mockpolicy.functions import facts_from_statements, import_bindings
-from mockpolicy.resolve import Resolver
+from mockpolicy.functions import dotted_parts, facts_from_statements, import_bindings
+from mockpolicy.helpers import Helpers
+from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
+    ASSERTION_PREFIXES,
     CALLEES,
     MOCKER_ANNOTATION,
     MOCKER_FIXTURES,
@@ -69,10 +71,21 @@ class MockSite:
     escapes: bool = False
     injected: bool = False
     decorates: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | None = None
+    # A site made by a call of a project helper: ``call`` is the mocking call the
+    # helper makes (the caller's arguments in place, at the caller's place),
+    # ``source_call`` the helper call as written, ``helper`` the helper's name.
+    source_call: ast.Call | None = None
+    helper: str = ""
+    hands_patcher: bool = True  # a patcher call hands back the patcher (a helper may start it itself)
 
     @property
     def line(self) -> int:
         return self.call.lineno
+
+    @property
+    def written(self) -> ast.Call:
+        """The call as the file spells it: the helper call, or the mocking call itself."""
+        return self.source_call if self.source_call is not None else self.call
 
     @property
     def entry(self) -> Callee:
@@ -116,18 +129,6 @@ _STATEMENTS_KEPT = frozenset({ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast
 _LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
 
 
-def dotted_parts(expr: ast.expr) -> list[str] | None:
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    parts.append(expr.id)
-    parts.reverse()
-    return parts
-
-
 def root_key(expr: ast.expr) -> str | None:
     """The name a mock expression hangs from: ``m`` for ``m.a.return_value.b``,
     ``self.m`` for ``self.m.a``; None for anything else."""
@@ -152,11 +153,14 @@ class TestModule:
     """The mock sites of one parsed module, with the scopes they sit in."""
 
     def __init__(
-        self, tree: ast.Module, info: ModuleInfo, resolver: Resolver, fixtures: Fixtures | None = None
+        self, tree: ast.Module, info: ModuleInfo, resolver: Resolver, fixtures: Fixtures | None = None,
+        helpers: Helpers | None = None,
     ) -> None:
         self.info = info
         self.resolver = resolver
         self.fixtures = fixtures
+        self.helpers = helpers
+        self._callees: dict[tuple[int, str], Value] = {}
         self.directory = info.path.parent if info.path is not None else None
         self.aliases: dict[str, str] = {}
         self.module = Context(tree, "")
@@ -333,14 +337,69 @@ class TestModule:
                 entry = SITE_CALLEES.get(self.callee(call.func, context) or "")
                 if entry is not None:
                     site = MockSite(entry.kind, call, context, entry.api, entry.name)
-                    self._by_call[id(call)] = site
-                    self._owned.setdefault(id(context), []).append(site)
-                    self._describe(site)
-                    self.sites.append(site)
+                elif self.helpers is not None:
+                    found = self._helper_site(call, context)
+                    if found is None:
+                        continue
+                    site = found
+                else:
+                    continue
+                self._by_call[id(call)] = site
+                self._owned.setdefault(id(context), []).append(site)
+                self._describe(site)
+                self.sites.append(site)
         self.sites.sort(key=lambda s: (s.call.lineno, s.call.col_offset))
         self._attach_decorators()
         for context in [self.module, *self.contexts]:
             self._bind_names(context)
+
+    def _helper_site(self, call: ast.Call, context: Context) -> MockSite | None:
+        """The mock site ``call`` makes when it calls a helper of the project (see
+        ``mockpolicy.helpers``), or one the ``mock-helpers`` option declares."""
+        assert self.helpers is not None
+        parts = dotted_parts(call.func)
+        if not parts or len(parts) > 3 or parts[-1].startswith(ASSERTION_PREFIXES):
+            return None
+        root = parts[0]
+        bound = root in ("self", "cls") and context.class_info is not None
+        if not bound and (root in context.params or root in context.assigns or root in context.stored
+                          or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
+            return None  # a local (a mock, an object the test made) or a builtin
+        key = (id(context.class_info) if bound else 0, ".".join(parts))
+        value = self._callees.get(key)
+        if value is None:
+            value = self._callees[key] = self.resolver.evaluate(call.func, self._callee_scope(root, context, bound))
+        helpers = self.helpers
+        helper = helpers.helper_for(value)
+        if helper is not None:
+            made = helper.call_for(call)
+            if made is None:
+                return None
+            site = MockSite(helper.entry.kind, made, context, helper.entry.api, helper.entry.name)
+            site.hands_patcher = helper.hands_patcher
+            site.helper = helper.qualname
+        elif helpers.is_declared(value) or (bound and value.kind is Kind.UNKNOWN and helpers.declares_method(parts[-1])):
+            declared = helpers.declared_call(call)
+            if declared is None:
+                return None
+            entry, made = declared
+            site = MockSite(entry.kind, made, context, entry.api, entry.name)
+            site.hands_patcher = False
+            site.helper = value.qualname or parts[-1]
+        else:
+            return None
+        site.source_call = call
+        return site
+
+    def _callee_scope(self, root: str, context: Context, bound: bool) -> Scope:
+        """Where a helper's callee is looked up: ``self``/``cls`` as an instance of
+        the test's class, other names at module level (locals were excluded)."""
+        if not bound:
+            return Scope(self.info)
+        cls = context.class_info
+        assert cls is not None
+        this = Value(Kind.INSTANCE, module=cls.module, qualname=cls.qualname, cls=cls)
+        return Scope(self.info, lambda name: this if name == root else None)
 
     def _note_monkeypatch_names(self, context: Context) -> None:
         for stmt in context.statements:
@@ -364,7 +423,7 @@ class TestModule:
                     if isinstance(decorator, ast.Call):
                         decorator_calls[id(decorator)] = node
         for site in self.sites:
-            site.decorates = decorator_calls.get(id(site.call))
+            site.decorates = decorator_calls.get(id(site.written))
             if site.decorates is not None:
                 self._decorating.setdefault(id(site.decorates), []).append(site)
 
@@ -493,7 +552,7 @@ class TestModule:
                     continue
                 if site is None:
                     continue
-                is_patcher = site.call is value and site.entry.patcher
+                is_patcher = site.written is value and site.entry.patcher and site.hands_patcher
                 for target in stmt.targets:
                     key = root_key(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
                     if key is None:
@@ -553,7 +612,7 @@ class TestModule:
         decorators.sort(key=lambda s: (s.decorates is not node, -s.call.lineno))
         position = 0
         for site in decorators:
-            if site.kind not in ("patch", "patch.object"):
+            if site.kind not in ("patch", "patch.object") or not site.hands_patcher:
                 continue
             has_new = site.entry.argument(site.call, "new") is not None
             if has_new:
@@ -589,6 +648,7 @@ class TestModule:
             if context.class_info is not None:
                 context.class_info.fallback = None
         self._owned.clear()
+        self._callees.clear()
         self._decorating.clear()
         self._fixtures.clear()
 

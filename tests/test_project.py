@@ -57,6 +57,11 @@ def test_configured_first_party_wins(tmp_path: Path) -> None:
     assert detect(tmp_path, files) == {"b", "c"}
 
 
+def test_mock_helpers_are_read(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": "[tool.mockpolicy]\nmock-helpers = ['tests.base.TestCase.patch_it']\n"})
+    assert load_project(tmp_path).mock_helpers == {"tests.base.TestCase.patch_it"}
+
+
 def test_test_paths_from_pytest_configuration(tmp_path: Path) -> None:
     write_tree(tmp_path, {"pytest.ini": "[pytest]\ntestpaths = it unit\n", "it/x.py": "", "unit/y.py": ""})
     assert load_project(tmp_path).test_paths == (tmp_path / "it", tmp_path / "unit")
@@ -87,6 +92,8 @@ def test_root_is_the_nearest_project_folder(tmp_path: Path) -> None:
         ("[tool.mockpolicy]\nfirst-party = 'app'\n", "first-party must be a list of strings"),
         ("[tool.mockpolicy]\nrequire_spec = 'all'\n", "unknown option 'require_spec'"),
         ("[tool]\nmockpolicy = 3\n", "[tool.mockpolicy] must be a table"),
+        ("[tool.mockpolicy]\nmock-helpers = 'a.b'\n", "mock-helpers must be a list of strings"),
+        ("[tool.mockpolicy]\nmock-helpers = ['tests.base:patch']\n", "'tests.base:patch', which is not a dotted name"),
     ],
 )
 def test_broken_configuration_is_one_clear_error(tmp_path: Path, text: str, problem: str) -> None:

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from mockpolicy.analysis import Analysis, Family
 from mockpolicy.findings import Finding
+from mockpolicy.functions import dotted_parts
 from mockpolicy.project import resolved
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
-from mockpolicy.sites import Context, MockSite, Target, dotted_parts, root_key
+from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
 from mockpolicy.vocabulary import (
     CLEANUP_REGISTRARS,
@@ -255,7 +256,7 @@ class _Starts:
 
     def of(self, site: MockSite) -> Iterator[tuple[Context, ast.Call]]:
         """The ``.start()`` calls of ``site``'s patcher, with the context each is in."""
-        yield from self.on_call.get(id(site.call), [])
+        yield from self.on_call.get(id(site.written), [])
         for key in site.patcher_keys:
             for context, call in self.on_name.get(key, []):
                 if _same_class(context, site.owner):
