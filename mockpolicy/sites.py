@@ -170,6 +170,7 @@ class TestModule:
         self._owned: dict[int, list[MockSite]] = {}  # id(context) -> its sites
         self._decorating: dict[int, list[MockSite]] = {}  # id(def) -> its decorator sites
         self._fixtures: dict[int, tuple[set[str], set[str]]] = {}
+        self._in_decorators: set[int] = set()  # calls inside decorators: evaluated where the def stands
         self._visit_body(tree.body, self.module, None)
         self._find_sites()
 
@@ -192,6 +193,7 @@ class TestModule:
         context = Context(node, self._child_qualname(owner, node.name), owner, class_info=info)
         self.contexts.append(context)
         owner.children.append(context)
+        self._note_decorators(node)
         for decorator in node.decorator_list:
             self._gather(decorator, context)
         self._visit_body(node.body, context, info)
@@ -237,10 +239,15 @@ class TestModule:
                 context.mockers.add(arg.arg)
             if arg.arg == MONKEYPATCH_FIXTURE or annotation.endswith(MONKEYPATCH_ANNOTATION):
                 context.monkeypatches.add(arg.arg)
+        self._note_decorators(node)
         for decorator in node.decorator_list:
             self._gather(decorator, context)
         for stmt in node.body:
             self._gather(stmt, context)
+
+    def _note_decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        for decorator in node.decorator_list:
+            self._in_decorators.update(id(call) for call in ast.walk(decorator) if isinstance(call, ast.Call))
 
     def _gather(self, root: ast.AST, context: Context) -> None:
         """One pass over ``root`` collecting what the rules need.
@@ -440,11 +447,25 @@ class TestModule:
             )
             facts.functions = {n: f for n, f in context.functions.items() if n not in facts.assigns}
             return self.resolver.function_scope(node, self.info, owner, self.fixture_value, facts)
+        if isinstance(node, ast.ClassDef) and context.class_info is not None:
+            return self._class_body_scope(context.class_info)
         return Scope(self.info)
+
+    def _class_body_scope(self, cls: ClassInfo) -> Scope:
+        """Name lookup in a class body (its statements and its methods' decorators):
+        the class's own attributes first (``DRIVER = driver.Driver``), then the module."""
+        resolver, this = self.resolver, Value(Kind.CLASS, module=cls.module, qualname=cls.qualname, cls=cls)
+
+        def lookup(name: str) -> Value | None:
+            return resolver.attribute(this, name) if name in cls.members else None
+
+        return Scope(self.info, lookup)
 
     def _describe(self, site: MockSite) -> None:
         call, kind, entry = site.call, site.kind, site.entry
-        scope = self.scope(site.owner)
+        owner = site.owner
+        decorating = id(site.written) in self._in_decorators and owner.parent is not None
+        scope = self.scope(owner.parent if decorating and owner.parent is not None else owner)
         resolver = self.resolver
 
         def const(expr: ast.expr | None) -> str | None:
@@ -649,6 +670,7 @@ class TestModule:
                 context.class_info.fallback = None
         self._owned.clear()
         self._callees.clear()
+        self._in_decorators.clear()
         self._decorating.clear()
         self._fixtures.clear()
 
