@@ -83,10 +83,10 @@ def check(analysis: Analysis) -> Iterator[Finding]:
     for site in sites:
         annotation = annotations[id(site)]
         if annotation is not None and annotation.reason and analysis.first_party_targets(site):
-            objects = _boundary_objects(analysis, analysis.first_party_targets(site)) or set()
-            first = declared.setdefault(site.owner.qualname, set(objects))
-            if first & objects:
-                first.update(objects)
+            members_of = _boundary_objects(analysis, analysis.first_party_targets(site)) or set()
+            first = declared.setdefault(site.owner.qualname, set(members_of))
+            if first & members_of:
+                first.update(members_of)
     boundaries: dict[str, list[set[str] | None]] = {}
     for site in sites:
         call = site.call
