@@ -203,6 +203,9 @@ CALL_ATTRIBUTES = frozenset(
     {"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls",
      "await_count", "await_args", "await_args_list", "awaited"}
 )
+# Call assertions that a call was not made: they check a decision of the code.
+NEGATIVE_ASSERT_METHODS = frozenset({"assert_not_called", "assert_not_awaited"})
+CALL_COUNT_ATTRIBUTES = frozenset({"called", "call_count", "await_count", "awaited"})
 CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", "mock_add_spec", "reset_mock"})
 MOCK_USE_ATTRIBUTES = ASSERT_METHODS | CALL_ATTRIBUTES | CONFIGURING_METHODS
 RETURN_VALUE, SIDE_EFFECT = "return_value", "side_effect"
