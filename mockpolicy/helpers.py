@@ -40,6 +40,10 @@ HELPER_KINDS: frozenset[SiteKind] = frozenset({"patch", "patch.object", "patch.m
 # What stands for a value the helper computes itself (a local, a reassigned
 # parameter): a name nothing binds, so it evaluates to unknown.
 OPAQUE = "__mockpolicy_helper_value__"
+# What stands for a parameter the caller left out and the helper then fills
+# itself (``if not new: new = mock.Mock()``): the argument is left out of the
+# mocking call too, which then reads as a patch with a MagicMock of its own.
+OMITTED = "__mockpolicy_helper_default__"
 ENTERING = frozenset({"enterContext", "enter_context"})  # TestCase.enterContext, ExitStack.enter_context
 BINDING_DECORATORS = frozenset({"classmethod"})  # bound to the class, like a method to the instance
 
@@ -98,7 +102,7 @@ def _substitute(
     def put(expr: ast.expr) -> ast.expr:
         nonlocal missing
         if isinstance(expr, ast.Name):
-            if expr.id == OPAQUE:
+            if expr.id in (OPAQUE, OMITTED):
                 return expr
             if expr.id in bound:
                 return bound[expr.id]
@@ -114,15 +118,24 @@ def _substitute(
             args.extend(extra_args)
         else:
             args.append(put(argument))
+    while args and _omitted(args[-1]):
+        args.pop()  # a trailing argument left out: the callee's own default applies
+    args = [ast.Name(id=OPAQUE, ctx=ast.Load()) if _omitted(a) else a for a in args]
     keywords: list[ast.keyword] = []
     for keyword in template.keywords:
         if keyword.arg is None and isinstance(keyword.value, ast.Name) and keyword.value.id == kwarg:
             keywords.extend(extra_keywords)
         else:
-            keywords.append(ast.keyword(arg=keyword.arg, value=put(keyword.value)))
+            value = put(keyword.value)
+            if not _omitted(value):
+                keywords.append(ast.keyword(arg=keyword.arg, value=value))
     if missing:
         return None
     return ast.Call(func=template.func, args=args, keywords=keywords)
+
+
+def _omitted(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Name) and expr.id == OMITTED
 
 
 @dataclass(eq=False)
@@ -200,7 +213,7 @@ class Helpers:
         changed = {name for name in params if name in facts.assigns or name in facts.stored or name in facts.unpacked}
         guarded = _defaulted_when_missing(function, changed)
         for name in guarded:
-            defaults[name] = ast.Name(id=OPAQUE, ctx=ast.Load())  # not given: the helper makes its own
+            defaults[name] = ast.Name(id=OMITTED, ctx=ast.Load())  # not given: the helper makes its own
         reading = _Reading(function, module, params, changed - guarded, _aliases(module, facts.imports))
         found = self._direct(reading) if depth <= MAX_WRAPPING else None
         if found is None and depth < MAX_WRAPPING:

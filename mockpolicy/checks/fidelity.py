@@ -38,6 +38,8 @@ def _is_constant(expr: ast.expr | None, *values: object) -> bool:
 def _unspecced(site: MockSite) -> str | None:
     """Why ``site`` makes a double without a spec, or None when it has one."""
     call, entry = site.call, site.entry
+    if any(keyword.arg is None for keyword in call.keywords):
+        return None  # **options may carry a spec: it cannot be told here
     if site.kind in PATCH_KINDS:
         if site.kind == "patch.multiple":
             if any(_keyword(call, option) is not None for option in SPECCING_KEYWORDS & entry.own_keywords):

@@ -11,15 +11,15 @@ def patch_with(mocker, target, **kwargs):
 
 class TestWithHelpers(testing.TestCase):
     def setUp(self):
-        self.save = self.mock_object(Storage, "save")  # [first-party-mock]
+        self.save = self.mock_object(Storage, "save")  # [first-party-mock, unspecced-mock]
         self.mock_object(config, "RETRIES", 0)
 
     def test_helpers(self):
-        self.mock_object(jobs, "run")  # [first-party-mock]
-        self.mock_object(jobs, "time")  # the stdlib module: not first-party
+        self.mock_object(jobs, "run")  # [first-party-mock, unspecced-mock]
+        self.mock_object(jobs, "time")  # [unspecced-mock]
         self.mock_dotted("shopfp.jobs.helper", autospec=True)  # [first-party-mock]
-        self.mock_method(Storage, "load")  # [first-party-mock]
-        self.mock_by_kind(jobs.Runner, "claim")  # [first-party-mock]
+        self.mock_method(Storage, "load")  # [first-party-mock, unspecced-mock]
+        self.mock_by_kind(jobs.Runner, "claim")  # [first-party-mock, unspecced-mock]
         self.mock_object(storage, "DEFAULT", Storage())  # a real object swapped in
         with testing.patching("shopfp.jobs.run", None):  # [first-party-mock]
             pass
