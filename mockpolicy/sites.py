@@ -620,7 +620,9 @@ class TestModule:
             inner = self.site_of(replacement)
             if inner is not None and inner.spec_only:
                 inner.escapes = True
-                inner.injected = True  # represented by the patch that installs it
+                # represented by the patch that installs it; a double handed to a
+                # helper keeps its own findings (the helper's call is not its patch)
+                inner.injected = site.source_call is None
 
     def _bind_injected(self, context: Context, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Patch decorators pass their mocks as positional arguments, innermost first."""

@@ -38,8 +38,8 @@ def _is_constant(expr: ast.expr | None, *values: object) -> bool:
 def _unspecced(site: MockSite) -> str | None:
     """Why ``site`` makes a double without a spec, or None when it has one."""
     call, entry = site.call, site.entry
-    if any(keyword.arg is None for keyword in call.keywords):
-        return None  # **options may carry a spec: it cannot be told here
+    if any(keyword.arg is None and _forwarded(site, keyword.value) for keyword in call.keywords):
+        return None  # options the caller forwards may carry a spec: it cannot be told here
     if site.kind in PATCH_KINDS:
         if site.kind == "patch.multiple":
             if any(_keyword(call, option) is not None for option in SPECCING_KEYWORDS & entry.own_keywords):
@@ -70,6 +70,13 @@ def _unspecced(site: MockSite) -> str | None:
         if _is_constant(spec, None):
             return f"{name}(spec=None) has no spec"
     return None
+
+
+def _forwarded(site: MockSite, expr: ast.expr) -> bool:
+    """Whether ``**expr`` passes on the options its function was given (a helper's ``**kwargs``)."""
+    node = site.owner.node
+    return isinstance(expr, ast.Name) and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+        and node.args.kwarg is not None and node.args.kwarg.arg == expr.id
 
 
 def _missing_part(analysis: Analysis, target: Target) -> tuple[str, str]:
