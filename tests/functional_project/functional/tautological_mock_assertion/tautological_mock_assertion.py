@@ -89,3 +89,13 @@ class TestDecisions(unittest.TestCase):
     def test_count_restated(self):
         jobs.run("a")
         self.assertEqual(1, self.load.call_count)  # [tautological-mock-assertion]
+
+
+@mock.patch.object(Storage, "load")  # [first-party-mock]
+@mock.patch.object(Storage, "save")  # [first-party-mock]
+def test_branch_chosen_by_the_input(save, load, fresh=True):
+    jobs.run("a")
+    if fresh:
+        save.assert_called_once_with("a", 1)
+    else:
+        load.assert_called_once_with("a")
