@@ -287,6 +287,7 @@ _MODULES = _Shared(UNRESTORED_SYS_MODULES.symbol, "sys.modules", "sys.modules",
 
 def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     module = analysis.module
+    restoring_fixtures: dict[str, bool] = {}  # shared state -> whether an autouse fixture restores it
     for context in module.contexts:
         if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
@@ -302,6 +303,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             shared, target = _classify(analysis, node, scope)
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
+                    continue
+                if _restored_by_autouse(analysis, shared, restoring_fixtures):
                     continue
                 yield analysis.finding(
                     node, shared.rule_symbol,
@@ -336,6 +339,42 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                         "use monkeypatch.setattr or patch.object, or restore it in a finally block."
                     )
                 yield analysis.finding(node, UNRESTORED_ATTRIBUTE.symbol, message, context.qualname)
+
+
+def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, bool]) -> bool:
+    """Whether an autouse fixture of the test's module, its conftest files or
+    plugins puts the shared state back after every test: in its own code after
+    the ``yield`` (or in a ``finally``), or in a ``@contextmanager`` function it
+    wraps the ``yield`` in (``with isolated_environment(): yield``)."""
+    if shared.qualname in known:
+        return known[shared.qualname]
+    module = analysis.module
+    found = False
+    if module.fixtures is not None and module.directory is not None:
+        for function, info in module.fixtures.autouse(module.info, module.directory):
+            scope = analysis.resolver.function_scope(function, info, None)
+            regions: list[tuple[ast.AST, Scope]] = [(node, scope) for node in _function_cleanup(function).nodes]
+            for node in ast.walk(function):
+                if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                    isinstance(child, (ast.Yield, ast.YieldFrom)) for child in ast.walk(node)
+                ):
+                    for item in node.items:
+                        if _patches_dict(analysis, item.context_expr, scope, shared.qualname):
+                            found = True
+                        manager = item.context_expr
+                        if isinstance(manager, ast.Call):
+                            value = analysis.resolver.evaluate(manager.func, scope)
+                            where = Scope(info) if value.module == info.name else analysis.resolver.module_scope(value.module)
+                            if value.kind is Kind.FUNCTION and value.function is not None and where is not None:
+                                regions += [(region, where) for region in _function_cleanup(value.function).nodes]
+            found = found or any(
+                _changes(analysis, child, where, shared.qualname) or _mentions(child, shared.qualname)
+                for region, where in regions for child in ast.walk(region)
+            )
+            if found:
+                break
+    known[shared.qualname] = found
+    return found
 
 
 def _puts_back(context: Context, node: ast.AST, target: ast.Attribute) -> bool:
