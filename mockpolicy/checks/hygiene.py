@@ -352,6 +352,8 @@ def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, b
     found = False
     if module.fixtures is not None and module.directory is not None:
         for function, info in module.fixtures.autouse(module.info, module.directory):
+            if not _per_test(function):
+                continue  # a session or module fixture puts things back once, not after each test
             scope = analysis.resolver.function_scope(function, info, None)
             regions: list[tuple[ast.AST, Scope]] = [(node, scope) for node in _function_cleanup(function).nodes]
             for node in ast.walk(function):
@@ -367,14 +369,23 @@ def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, b
                             where = Scope(info) if value.module == info.name else analysis.resolver.module_scope(value.module)
                             if value.kind is Kind.FUNCTION and value.function is not None and where is not None:
                                 regions += [(region, where) for region in _function_cleanup(value.function).nodes]
-            found = found or any(
-                _changes(analysis, child, where, shared.qualname) or _mentions(child, shared.qualname)
-                for region, where in regions for child in ast.walk(region)
+            found = found or any(  # a change, not a mere read (``assert not os.environ.get(...)``)
+                _changes(analysis, child, where, shared.qualname) for region, where in regions for child in ast.walk(region)
             )
             if found:
                 break
     known[shared.qualname] = found
     return found
+
+
+def _per_test(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a fixture runs around each test (no ``scope=``, or ``scope="function"``)."""
+    for decorator in function.decorator_list:
+        if isinstance(decorator, ast.Call):
+            for keyword in decorator.keywords:
+                if keyword.arg == "scope":
+                    return isinstance(keyword.value, ast.Constant) and keyword.value.value == "function"
+    return True
 
 
 def _puts_back(context: Context, node: ast.AST, target: ast.Attribute) -> bool:
