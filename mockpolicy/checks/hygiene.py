@@ -369,13 +369,24 @@ def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, b
                             where = Scope(info) if value.module == info.name else analysis.resolver.module_scope(value.module)
                             if value.kind is Kind.FUNCTION and value.function is not None and where is not None:
                                 regions += [(region, where) for region in _function_cleanup(value.function).nodes]
-            found = found or any(  # a change, not a mere read (``assert not os.environ.get(...)``)
-                _changes(analysis, child, where, shared.qualname) for region, where in regions for child in ast.walk(region)
+            found = found or any(  # the whole state put back, not a read nor a key or two
+                _restores_whole(analysis, child, where, shared.qualname)
+                for region, where in regions for child in ast.walk(region)
             )
             if found:
                 break
     known[shared.qualname] = found
     return found
+
+
+WHOLE_RESTORES = frozenset({"update", "clear"})  # os.environ.clear(); os.environ.update(saved)
+
+
+def _restores_whole(analysis: Analysis, node: ast.AST, scope: Scope, qualname: str) -> bool:
+    """Whether ``node`` puts the whole of ``os.environ``/``sys.modules`` back
+    (``update``/``clear`` on it), not just some keys."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and node.func.attr in WHOLE_RESTORES and _evaluates_to(analysis, node.func.value, scope, qualname)
 
 
 def _per_test(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
