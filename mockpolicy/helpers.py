@@ -19,10 +19,11 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts
-from mockpolicy.resolve import Resolver
-from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Value
+from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings
+from mockpolicy.resolve import BUILTIN_NAMES, Resolver
+from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
+    ASSERTION_PREFIXES,
     MOCK_MODULE,
     MOCKER_FIXTURES,
     MOCKER_ROOT,
@@ -32,6 +33,7 @@ from mockpolicy.vocabulary import (
     SITE_CALLEES,
     Callee,
     SiteKind,
+    callee_name,
     canonical,
 )
 
@@ -147,6 +149,45 @@ class _Reading:
     params: set[str]
     reassigned: set[str]
     aliases: dict[str, str]
+    nodes: list[ast.AST]  # of the body, nested definitions not entered
+
+
+# The last names of the calls a helper may patch with (patch, patch.object,
+# patch.multiple, monkeypatch.setattr/delattr in any spelling).
+PATCHING_NAMES = frozenset({"patch", "object", "multiple", "setattr", "delattr"})
+
+
+def _bound_scope(reading: _Reading, owner: ClassInfo | None) -> Scope:
+    """Where a helper's calls are looked up: its ``self`` (or ``cls``) as the
+    class's instance, other names at module level (cheaper than all its locals;
+    the callees of helpers are methods and module-level functions)."""
+    function, module = reading.function, reading.module
+    arguments = [*function.args.posonlyargs, *function.args.args]
+    if owner is None or not arguments or "staticmethod" in decorator_names(function):
+        return Scope(module)
+    bound, this = arguments[0].arg, Value(Kind.INSTANCE, module=owner.module, qualname=owner.qualname, cls=owner)
+    return Scope(module, lambda name: this if name == bound else None)
+
+
+def _may_be_helper(calls: list[ast.Call], function: FunctionNode) -> bool:
+    """The cheap test first: some call may patch, or hands a parameter on."""
+    return any(callee_name(call) in PATCHING_NAMES or _passes_parameter(call, function) for call in calls)
+
+
+def _passes_parameter(call: ast.Call, function: FunctionNode) -> bool:
+    """Whether ``call`` may be a helper handed ``function``'s own parameter as its
+    first argument: not an assertion, a builtin, or a method of a parameter."""
+    first = call.args[0] if call.args else None
+    if not isinstance(first, ast.Name):
+        return False
+    arguments = function.args
+    params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    if first.id not in params:
+        return False
+    parts = dotted_parts(call.func)
+    if not parts or parts[-1].startswith(ASSERTION_PREFIXES) or (len(parts) == 1 and parts[0] in BUILTIN_NAMES):
+        return False
+    return not (len(parts) > 1 and parts[0] in params and parts[0] not in ("self", "cls"))
 
 
 class Helpers:
@@ -157,11 +198,16 @@ class Helpers:
         self.declared = declared
         self._read: dict[tuple[int, int], Helper | None] = {}
 
-    def helper_for(self, value: Value) -> Helper | None:
-        """The helper that calling ``value`` (what a call's callee evaluates to) runs."""
+    def helper_for(self, value: Value, calls: list[ast.Call] | None = None) -> Helper | None:
+        """The helper that calling ``value`` (what a call's callee evaluates to)
+        runs. Helpers are code of the tests (the file under analysis, test
+        packages, ``conftest``, a package's ``test``/``testing`` support), not of
+        the code under test."""
         if value.kind is Kind.FUNCTION and value.function is not None:
             info = self.resolver.index.get(value.module)
-            if info is not None:
+            if info is not None and (info.volatile or self.resolver.project.is_test_code(value.module)):
+                if calls is not None and not _may_be_helper(calls, value.function):
+                    return None  # the calls already gathered say no, without a walk of the body
                 return self.read(value.function, info, value.owner, value.qualname)
         return None
 
@@ -194,6 +240,9 @@ class Helpers:
     def _recognise(
         self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, qualname: str, depth: int
     ) -> Helper | None:
+        nodes = _own_nodes(function)
+        if not _may_be_helper([node for node in nodes if isinstance(node, ast.Call)], function):
+            return None
         arguments = function.args
         positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
         decorators = decorator_names(function)
@@ -209,12 +258,15 @@ class Helpers:
         for kw_arg, kw_default in zip(arguments.kwonlyargs, arguments.kw_defaults):
             if kw_default is not None:
                 defaults[kw_arg.arg] = kw_default
-        facts = self.resolver.facts(function, module)
-        changed = {name for name in params if name in facts.assigns or name in facts.stored or name in facts.unpacked}
-        guarded = _defaulted_when_missing(function, changed)
+        changed = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in params}
+        local_imports = {
+            name: (level, dotted) for node in nodes if isinstance(node, (ast.Import, ast.ImportFrom))
+            for name, level, dotted in import_bindings(node)
+        }
+        guarded = _defaulted_when_missing(nodes, changed)
         for name in guarded:
             defaults[name] = ast.Name(id=OMITTED, ctx=ast.Load())  # not given: the helper makes its own
-        reading = _Reading(function, module, params, changed - guarded, _aliases(module, facts.imports))
+        reading = _Reading(function, module, params, changed - guarded, _aliases(module, local_imports), nodes)
         found = self._direct(reading) if depth <= MAX_WRAPPING else None
         if found is None and depth < MAX_WRAPPING:
             found = self._wrapped(reading, owner, depth)
@@ -229,26 +281,28 @@ class Helpers:
         """The one mocking call of the body whose target is a parameter, and how
         the body hands it on; None for none, several, or one kept to itself."""
         made: list[tuple[Callee, ast.Call]] = []
-        for node in _own_nodes(reading.function):
-            if isinstance(node, ast.Call):
+        for node in reading.nodes:
+            if isinstance(node, ast.Call) and callee_name(node) in PATCHING_NAMES:
                 entry = SITE_CALLEES.get(self._callee(node.func, reading) or "")
                 if entry is not None and entry.kind in HELPER_KINDS and _from_parameters(entry, node, reading):
                     made.append((entry, node))
         if len(made) != 1:
             return None
         entry, call = made[0]
-        handed = _handed(reading.function, call, entry)
+        handed = _handed(reading.nodes, call, entry)
         if handed is None:
             return None
         return entry, _template(call, reading), handed
 
     def _wrapped(self, reading: _Reading, owner: ClassInfo | None, depth: int) -> tuple[Callee, ast.Call, bool] | None:
         """A call of another helper with this one's parameters, handed on."""
-        scope = self.resolver.function_scope(reading.function, reading.module, owner)
+        scope = _bound_scope(reading, owner)
         made: list[tuple[Callee, ast.Call, bool]] = []
-        for node in _own_nodes(reading.function):
+        for node in reading.nodes:
             if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Name, ast.Attribute)):
                 continue
+            if not _passes_parameter(node, reading.function):
+                continue  # a helper wrapping a helper hands it its parameters
             value = self.resolver.evaluate(node.func, scope)
             if value.kind is not Kind.FUNCTION or value.function is None or value.function is reading.function:
                 continue
@@ -258,7 +312,7 @@ class Helpers:
                 continue
             call = inner.call_for(node)
             if call is not None and _from_parameters(inner.entry, call, reading):
-                handed = _handed(reading.function, node, inner.entry) if inner.hands_patcher else False
+                handed = _handed(reading.nodes, node, inner.entry) if inner.hands_patcher else False
                 if handed is None:
                     continue
                 made.append((inner.entry, _template(call, reading), handed))
@@ -295,23 +349,25 @@ class Helpers:
         return SITE_CALLEES[name], made
 
 
-def _defaulted_when_missing(function: FunctionNode, changed: set[str]) -> set[str]:
+def _defaulted_when_missing(nodes: list[ast.AST], changed: set[str]) -> set[str]:
     """The parameters among ``changed`` that the helper only replaces when the
     caller gave nothing: every assignment is ``if not p: p = ...``, ``if p is None:
     p = ...`` or ``p = p or ...``. A value the caller gives is kept."""
     guarded: dict[str, bool] = {name: True for name in changed}
-    for node in _own_nodes(function):
+    if not guarded:
+        return set()
+    for node in nodes:
         if isinstance(node, ast.If) and _tests_missing(node.test) is not None:
             continue  # its assignments are guarded; they are skipped below
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 if isinstance(target, ast.Name) and target.id in guarded:
-                    if _guarded_assignment(function, node, target.id):
+                    if _guarded_assignment(nodes, node, target.id):
                         continue
                     guarded[target.id] = False
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in guarded:
-            if not _assigned_by_statement(function, node):
+            if not _assigned_by_statement(nodes, node):
                 guarded[node.id] = False
     return {name for name, ok in guarded.items() if ok}
 
@@ -327,21 +383,21 @@ def _tests_missing(test: ast.expr) -> str | None:
     return None
 
 
-def _guarded_assignment(function: FunctionNode, node: ast.stmt, name: str) -> bool:
+def _guarded_assignment(nodes: list[ast.AST], node: ast.stmt, name: str) -> bool:
     value = getattr(node, "value", None)
     if isinstance(node, ast.Assign) and isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) \
             and isinstance(value.values[0], ast.Name) and value.values[0].id == name:
         return True  # p = p or default
-    for candidate in _own_nodes(function):
+    for candidate in nodes:
         if isinstance(candidate, ast.If) and _tests_missing(candidate.test) == name and node in candidate.body:
             return True
     return False
 
 
-def _assigned_by_statement(function: FunctionNode, name: ast.Name) -> bool:
+def _assigned_by_statement(nodes: list[ast.AST], name: ast.Name) -> bool:
     """Whether the stored name is the plain target of an assignment statement
     (judged there), not a loop variable, ``with`` target or unpacking."""
-    for node in _own_nodes(function):
+    for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if name in targets:
@@ -398,7 +454,7 @@ def _template(call: ast.Call, reading: _Reading) -> ast.Call:
     return ast.Call(func=call.func, args=[keep(a) for a in call.args], keywords=keywords)
 
 
-def _handed(function: FunctionNode, call: ast.Call, entry: Callee) -> bool | None:
+def _handed(nodes: list[ast.AST], call: ast.Call, entry: Callee) -> bool | None:
     """How the helper hands the patch on: False when it applies it (starts,
     registers or enters it, or the call applies itself: mocker, monkeypatch),
     True when it returns the patcher unstarted; None when it keeps it to itself."""
@@ -406,7 +462,6 @@ def _handed(function: FunctionNode, call: ast.Call, entry: Callee) -> bool | Non
         return False  # mocker.patch / monkeypatch.setattr apply as they are called
     names: set[str] = set()
     returned = started = False
-    nodes = _own_nodes(function)
     for node in nodes:
         if isinstance(node, ast.Assign) and node.value is call:
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))

@@ -161,6 +161,7 @@ class TestModule:
         self.fixtures = fixtures
         self.helpers = helpers
         self._callees: dict[tuple[int, str], Value] = {}
+        self._own_functions: dict[int, Context] = {}  # id(def) -> its context, for the file's own helpers
         self.directory = info.path.parent if info.path is not None else None
         self.aliases: dict[str, str] = {}
         self.module = Context(tree, "")
@@ -227,6 +228,7 @@ class TestModule:
         context = Context(node, self._child_qualname(owner, node.name), owner)
         self.contexts.append(context)
         owner.children.append(context)
+        self._own_functions[id(node)] = context
         arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         context.params = [a.arg for a in arguments]
         static = any(getattr(d, "id", None) == "staticmethod" for d in node.decorator_list)
@@ -369,6 +371,8 @@ class TestModule:
             return None
         root = parts[0]
         bound = root in ("self", "cls") and context.class_info is not None
+        if root in ("self", "cls") and len(parts) != 2:
+            return None  # a method of something the test holds (self.client.get), not a helper of the test
         if not bound and (root in context.params or root in context.assigns or root in context.stored
                           or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
             return None  # a local (a mock, an object the test made) or a builtin
@@ -377,7 +381,8 @@ class TestModule:
         if value is None:
             value = self._callees[key] = self.resolver.evaluate(call.func, self._callee_scope(root, context, bound))
         helpers = self.helpers
-        helper = helpers.helper_for(value)
+        own = self._own_functions.get(id(value.function)) if value.module == self.info.name else None
+        helper = helpers.helper_for(value, own.calls if own is not None else None)
         if helper is not None:
             made = helper.call_for(call)
             if made is None:
@@ -672,6 +677,7 @@ class TestModule:
                 context.class_info.fallback = None
         self._owned.clear()
         self._callees.clear()
+        self._own_functions.clear()
         self._in_decorators.clear()
         self._decorating.clear()
         self._fixtures.clear()
