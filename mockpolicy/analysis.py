@@ -23,6 +23,7 @@ from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import MockSite, Target, TestModule
+from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import Kind, Value
 
 
@@ -64,17 +65,40 @@ class Analysis:
     annotations: Annotations
     libraries: Libraries
     memo: Memo = field(default_factory=Memo)
+    subclasses: Subclasses | None = None  # the engine's; made for this file when not given
     first_party: dict[int, list[Target]] = field(default_factory=dict)
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
 
+    def known_subclasses(self) -> Subclasses:
+        if self.subclasses is None:
+            self.subclasses = Subclasses(self.resolver)
+        return self.subclasses
+
     def first_party_targets(self, site: MockSite) -> list[Target]:
-        """The targets of ``site`` that are the project's own code."""
+        """The targets of ``site`` that are the project's own code, replaced by a
+        stand-in (not by another real object of the project)."""
         key = id(site)
         if key not in self.first_party:
-            self.first_party[key] = [t for t in site.targets if self.resolver.is_first_party(t.value)]
+            self.first_party[key] = [
+                t for t in site.targets if self.resolver.is_first_party(t.value) and not self._real_swap(site, t)
+            ]
         return self.first_party[key]
+
+    def _real_swap(self, site: MockSite, target: Target) -> bool:
+        """Whether ``target``, a first-party object, is replaced by a real object
+        of the project (``patch("pkg.plugin.MANAGER", Plugin())``): isolation,
+        with nothing faked. A mock, a lambda, a constant, or an object of a class
+        the tests define is a stand-in."""
+        if target.replacement is None or target.value.kind is not Kind.INSTANCE:
+            return False
+        value = self.resolver.evaluate(target.replacement, self.module.scope(site.owner))
+        project = self.resolver.project
+        return (
+            value.kind is Kind.INSTANCE and value.cls is not None
+            and project.is_first_party(value.cls.module) and not project.is_test_code(value.cls.module)
+        )
 
     def function_named(self, dotted: str) -> Value | None:
         """The function or method ``dotted`` names, in the project or an installed

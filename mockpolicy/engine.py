@@ -19,6 +19,7 @@ from mockpolicy.annotations import Annotations
 from mockpolicy.checks import FAMILIES
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import Fixtures
+from mockpolicy.helpers import Helpers
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
 from mockpolicy.libraries import Libraries
 from mockpolicy.project import Project, find_root, load_project
@@ -26,6 +27,7 @@ from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANALYSIS_ERROR
 from mockpolicy.sites import TestModule
 from mockpolicy.source import SourceError, decode_source, read_source
+from mockpolicy.subclasses import Subclasses
 
 T = TypeVar("T")
 
@@ -44,6 +46,8 @@ class Engine:
         self.fixtures = Fixtures(project, self.index, self.resolver)
         self.libraries = Libraries(project, defer_bodies=lean)
         self.memo = Memo()
+        self.subclasses = Subclasses(self.resolver)
+        self.helpers = Helpers(self.resolver, project.mock_helpers)
 
     def read(self, path: str | Path) -> bytes:
         """The bytes of the source file at ``path``, within the project's size
@@ -97,9 +101,12 @@ class Engine:
         info.volatile = True  # the file under analysis: nothing about it is remembered
         self.index.add(info)
         try:
-            module = TestModule(tree, info, self.resolver, self.fixtures)
+            module = TestModule(tree, info, self.resolver, self.fixtures, self.helpers)
             try:
-                analysis = Analysis(path, source, module, self.resolver, Annotations(source), self.libraries, self.memo)
+                analysis = Analysis(
+                    path, source, module, self.resolver, Annotations(source), self.libraries, self.memo,
+                    self.subclasses,
+                )
                 return job(analysis)
             finally:
                 module.release()

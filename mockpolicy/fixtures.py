@@ -120,6 +120,14 @@ class Fixtures:
                 self._defs[id(module)] = found
         return found
 
+    def autouse(self, test_module: ModuleInfo, directory: Path) -> list[FixtureDef]:
+        """The autouse fixtures a test in ``directory`` gets: its module's and
+        those of the conftest files and plugins above it."""
+        return [
+            found for module in (test_module, *self.chain(directory))
+            for found in self._definitions(module).values() if _is_autouse(found[0])
+        ]
+
     def find(self, name: str, test_module: ModuleInfo, directory: Path) -> FixtureDef | None:
         for module in (test_module, *self.chain(directory)):
             found = self._definitions(module).get(name) or self._imported(module, name)

@@ -50,6 +50,7 @@ OPTIONS: dict[str, str] = {
     "ignore": "rules not to run, named as in select",
     "extend-select": "rules to run in addition to select",
     "per-file-ignores": 'table of path glob -> rules not to run there, e.g. {"tests/legacy/*" = ["unspecced-mock"]}',
+    "mock-helpers": "list of dotted names of the project's own patching helpers that are not recognised by themselves",
 }
 MAX_FILE_SIZE_LIMIT = 1024  # MiB: beyond this the setting is a mistake, not a choice
 REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
@@ -103,6 +104,11 @@ class Project:
         return str(self.settings.get("require-spec", "all"))
 
     @property
+    def mock_helpers(self) -> frozenset[str]:
+        """Dotted names declared as patching helpers (``mock-helpers``)."""
+        return frozenset(self.settings.get("mock-helpers", []))
+
+    @property
     def max_file_bytes(self) -> int:
         """The size above which a file is not analysed (``max-file-size``)."""
         return int(self.settings.get("max-file-size", MAX_SOURCE_BYTES // (1024 * 1024))) * 1024 * 1024
@@ -113,6 +119,15 @@ class Project:
 
     def is_first_party(self, module: str) -> bool:
         return module.partition(".")[0] in self.first_party
+
+    def is_test_code(self, module: str) -> bool:
+        """Whether ``module`` (a dotted name) is part of the tests rather than the
+        code under test: a package named like a test folder on its path, a
+        ``test_*``/``*_test`` module or a ``conftest``."""
+        parts = module.split(".")
+        return any(part in TEST_DIR_NAMES or part.startswith("test_") for part in parts) or (
+            parts[-1].endswith("_test") or parts[-1] in ("conftest", "tests")
+        )
 
     def relative(self, path: str | Path) -> str:
         """``path`` as a POSIX path relative to the root when it is inside it (a
@@ -212,10 +227,17 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
         if key not in OPTIONS:
             known = ", ".join(sorted(OPTIONS))
             raise ConfigError(f"{path}: unknown option '{key}' in [tool.mockpolicy] (known: {known}).")
-        if key in ("first-party", "tests", "exclude", "select", "ignore", "extend-select") and not (
+        if key in ("first-party", "tests", "exclude", "select", "ignore", "extend-select", "mock-helpers") and not (
             isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
             raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a list of strings.")
+        if key == "mock-helpers":
+            bad = [item for item in value if not all(part.isidentifier() for part in item.split("."))]
+            if bad:
+                raise ConfigError(
+                    f"{path}: [tool.mockpolicy] mock-helpers names {bad[0]!r}, which is not a dotted name "
+                    "(e.g. 'tests.base.TestCase.mock_object')."
+                )
         if key == "baseline" and not (isinstance(value, str) and value):
             raise ConfigError(f"{path}: [tool.mockpolicy] baseline must be a path (a string).")
         if key in ("baseline", "tests"):
@@ -348,9 +370,19 @@ def _is_package_dir(path: Path) -> bool:
 
 
 def _exists_as_module(name: str, source_roots: tuple[Path, ...]) -> bool:
+    """Whether a declared name is a module, a package, or a namespace package
+    (a folder without ``__init__.py`` holding Python files, as poetry's
+    ``src/poetry`` is) under a source root."""
     return any(
-        _is_package_dir(src / name) or (src / f"{name}.py").is_file() for src in source_roots
+        _is_package_dir(src / name) or (src / f"{name}.py").is_file() or _is_namespace_dir(src / name)
+        for src in source_roots
     )
+
+
+def _is_namespace_dir(path: Path) -> bool:
+    if not path.is_dir() or path.name in TEST_DIR_NAMES or path.name in NOT_CODE_DIRS:
+        return False
+    return any(child.suffix == ".py" or _is_package_dir(child) for child in path.iterdir())
 
 
 def _normalize(distribution: str) -> str:

@@ -43,6 +43,8 @@ OBJECT_MAKING_DECORATORS = frozenset(
 # Functions that import an object named by a string ("pkg.mod:Class" or
 # "pkg.mod.Class"): with a constant name they are imports like any other.
 DYNAMIC_IMPORTERS = frozenset({"import_module", "symbol_by_name", "import_string", "import_object", "locate"})
+# ... of which these also call what they import (oslo's importutils.import_object("pkg.Class")).
+INSTANTIATING_IMPORTERS = frozenset({"import_object"})
 
 class Resolver:
     """Evaluates targets for one project; shares the project's ``ModuleIndex``."""
@@ -399,7 +401,10 @@ class Resolver:
                 name = self._evaluate(expr.args[0], scope).const
                 if name is None:
                     return UNKNOWN  # whatever the name names
-                return self.resolve_dotted(name.replace(":", "."))  # a constant name: a static import
+                imported = self.resolve_dotted(name.replace(":", "."))  # a constant name: a static import
+                if func.qualname.rpartition(".")[2] in INSTANTIATING_IMPORTERS and imported.kind is Kind.CLASS:
+                    return Value(Kind.INSTANCE, module=imported.module, qualname=f"{imported.qualname}()", cls=imported.cls)
+                return imported
             return external(f"{func.qualname}()")
         if func.kind is Kind.FUNCTION and func.function is not None:
             info = self.index.get(func.module)

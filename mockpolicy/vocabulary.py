@@ -11,6 +11,7 @@ signatures. This module imports nothing from mockpolicy.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -119,6 +120,12 @@ class Callee:
         return f"{keyword}={value}" if isinstance(given, ast.Constant) and given.value is value else None
 
 
+# The names ``unittest.mock``'s patchers create on a module that lacks them,
+# without ``create=True``: the public builtins (a module-level ``open`` shadows
+# the builtin the module calls). pytest's monkeypatch creates nothing.
+CREATED_ON_MODULES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+CREATES_BUILTINS_ON_MODULES: frozenset[Api] = frozenset({"unittest", "mocker"})
+
 _CREATE = ("create", True)
 _NOT_RAISING = ("raising", False)
 
@@ -196,6 +203,9 @@ CALL_ATTRIBUTES = frozenset(
     {"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls",
      "await_count", "await_args", "await_args_list", "awaited"}
 )
+# Call assertions that a call was not made: they check a decision of the code.
+NEGATIVE_ASSERT_METHODS = frozenset({"assert_not_called", "assert_not_awaited"})
+CALL_COUNT_ATTRIBUTES = frozenset({"called", "call_count", "await_count", "awaited"})
 CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", "mock_add_spec", "reset_mock"})
 MOCK_USE_ATTRIBUTES = ASSERT_METHODS | CALL_ATTRIBUTES | CONFIGURING_METHODS
 RETURN_VALUE, SIDE_EFFECT = "return_value", "side_effect"
