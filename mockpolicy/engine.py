@@ -111,6 +111,7 @@ class Engine:
             finally:
                 module.release()
         finally:
+            self.helpers.forget_file()
             self.index.discard(info)
 
 

@@ -197,6 +197,13 @@ class Helpers:
         self.resolver = resolver
         self.declared = declared
         self._read: dict[tuple[int, int], Helper | None] = {}
+        # Helpers of the file under analysis, remembered until ``forget_file``:
+        # a suite calls its own helper thousands of times in one file.
+        self._read_in_file: dict[tuple[int, int], Helper | None] = {}
+
+    def forget_file(self) -> None:
+        """Drop what was learnt of the file under analysis (its nodes die with it)."""
+        self._read_in_file.clear()
 
     def helper_for(self, value: Value, calls: list[ast.Call] | None = None) -> Helper | None:
         """The helper that calling ``value`` (what a call's callee evaluates to)
@@ -224,13 +231,11 @@ class Helpers:
              depth: int = 0) -> Helper | None:
         key = (id(function), id(owner))
         volatile = module.volatile or (owner is not None and self._volatile(owner))
-        if not volatile and key in self._read:
-            return self._read[key]
-        if not volatile:
-            self._read[key] = None  # a helper calling itself is no helper
-        found = self._recognise(function, module, owner, qualname, depth)
-        if not volatile:
-            self._read[key] = found
+        known = self._read_in_file if volatile else self._read
+        if key in known:
+            return known[key]
+        known[key] = None  # a helper calling itself is no helper
+        found = known[key] = self._recognise(function, module, owner, qualname, depth)
         return found
 
     def _volatile(self, cls: ClassInfo) -> bool:

@@ -376,11 +376,15 @@ class TestModule:
         if not bound and (root in context.params or root in context.assigns or root in context.stored
                           or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
             return None  # a local (a mock, an object the test made) or a builtin
+        helpers = self.helpers
+        if not bound and not helpers.declared:
+            binding = self.info.bindings.get(root)
+            if binding is not None and binding.kind == "import" and not self.resolver.project.is_test_code(binding.target):
+                return None  # imported from the code under test or a library: no helper of the tests
         key = (id(context.class_info) if bound else 0, ".".join(parts))
         value = self._callees.get(key)
         if value is None:
             value = self._callees[key] = self.resolver.evaluate(call.func, self._callee_scope(root, context, bound))
-        helpers = self.helpers
         own = self._own_functions.get(id(value.function)) if value.module == self.info.name else None
         helper = helpers.helper_for(value, own.calls if own is not None else None)
         if helper is not None:
