@@ -31,7 +31,7 @@ from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_
 from mockpolicy.scopes import Scopes
 from mockpolicy.selection import Selection
 from mockpolicy.source import SourceError, read_source
-from mockpolicy.suppressions import unsuppressed
+from mockpolicy.suppressions import Suppressions
 from mockpolicy.version import __version__
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -308,13 +308,14 @@ def _filtered(run: Run, args: argparse.Namespace) -> Run:
         if selection.allows(finding.symbol, finding.path):
             by_path.setdefault(finding.path, []).append(finding)
     kept: list[Finding] = []
+    suppressions = Suppressions()
     for relative, findings in by_path.items():
         try:
             data = read_source(run.project.root / relative, run.project.max_file_bytes)
         except SourceError:
             kept += findings
             continue
-        kept += unsuppressed(findings, data, Path(relative).stem)
+        kept += suppressions.unsuppressed(findings, data, Path(relative).stem)
     return replace(run, findings=sorted(kept), selection=selection)
 
 

@@ -250,3 +250,15 @@ def test_ci_formats_give_paths_from_the_repository_top_in_a_monorepo(tmp_path: P
         assert paths(fmt, "--path-prefix", "") == {"tests/test_jobs.py"}, fmt
         assert paths(fmt, "--path-prefix", "services/shop/") == {"services/shop/tests/test_jobs.py"}, fmt
     assert paths("json") == {"tests/test_jobs.py"}  # mockpolicy's own formats stay relative to the project, like the baseline
+
+
+def test_comments_naming_pylints_own_or_unknown_messages_are_understood(app_project: Path) -> None:
+    write_tree(app_project, {"tests/test_jobs.py": MOCKS.replace(
+        'with mock.patch("app.jobs.Runner.claim"):',
+        'with mock.patch("app.jobs.Runner.claim"):  # pylint: disable=missing-docstring,no-such-message,first-party-mock',
+    )})
+    result = mockpolicy_in_process("check", "--format", "json", cwd=app_project)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert {(f["line"], f["symbol"]) for f in json.loads(result.stdout)} == {(5, "unspecced-mock")}
+    ours = {m for m in _from_pylint(app_project) if m[2] != "unknown-option-value"}  # pylint's word on the typo
+    assert ours == {("tests/test_jobs.py", 5, "unspecced-mock")}
