@@ -25,6 +25,7 @@ from mockpolicy.outcomes import (
 from mockpolicy.partials import Block, parse_blocks
 from mockpolicy.sites import MockSite, Target, root_key
 from mockpolicy.symbols import Kind, Value
+from mockpolicy.telling import Withheld, parametrized_outcomes, shapes_path, told_apart
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
@@ -51,6 +52,7 @@ class PartialSite:
     given: frozenset[Outcome] = frozenset()
     missing: list[Outcome] = field(default_factory=list)
     shown_name: str = ""
+    withheld: list[Withheld] = field(default_factory=list)  # the arms of the code under test it keeps untaken
 
 
 def blocks_of(analysis: Analysis) -> list[Block]:
@@ -82,7 +84,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         if configurations is None:
             configurations = _configurations(analysis)
         given = _mock_outcomes(analysis, site, target, configurations.get(id(site), Configuration()))
-        if not given:
+        if not given or not shapes_path(analysis, site):
             continue
         real = analysis.outcomes(function)
         if real is not None and len(real) >= 2:
@@ -94,8 +96,12 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     for site, function, real, given, target in candidates:
         union = frozenset(together[(id(site.owner), function.module, function.qualname)])
         missing = left_out(real, union)
-        if missing:
-            yield PartialSite(site, None, function, given, missing, _shown_name(target, function))
+        if not missing:
+            continue
+        dotted = frozenset({target.text, target.value.qualname, function.qualname})
+        withheld = told_apart(analysis, site, function, dotted, union, missing)
+        if withheld:
+            yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
 
 
 def _outside_strings(analysis: Analysis, blocks: list[Block]) -> list[Block]:
@@ -196,9 +202,12 @@ def _mock_outcomes(
         if effect_outcomes is None:
             return None
         outcomes |= effect_outcomes
-    if configuration.returns:
-        outcomes.update(fixed_outcome(value) for value in configuration.returns)
-    elif not configuration.side_effects:
+    for value in configuration.returns:
+        values = parametrized_outcomes(site.owner, value)
+        if values is None:
+            return None  # a parameter whose values cannot be listed here
+        outcomes |= values
+    if not (configuration.returns or configuration.side_effects):
         outcomes.add(MOCK_VALUE)
     return frozenset(outcomes)
 

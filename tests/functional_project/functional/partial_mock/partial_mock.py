@@ -2,8 +2,11 @@
 # pylint: disable=missing-docstring,import-error,unused-argument
 import os.path
 import shutil
+import sys
 from unittest import mock
 from unittest.mock import Mock, create_autospec, patch
+
+import pytest
 
 from shopfp import gates
 from shopfp.gates import Gate
@@ -40,7 +43,7 @@ def test_side_effect_covers_all(mocker):
 
 
 def test_side_effect_assigned(mocker):
-    spy = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # [undocumented-partial-mock]
+    spy = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # KeyError is left out, and guarded catches it  # [undocumented-partial-mock]
     spy.side_effect = ["APPROVED", "RETRY"]
 
 
@@ -56,7 +59,7 @@ def test_two_patches_together_cover_the_target():
 
 
 def test_stdlib_default_mock():
-    with patch("os.path.exists", autospec=True):  # [undocumented-partial-mock]
+    with patch("os.path.exists", autospec=True):  # no first-party caller reads the result
         assert os.path.exists("x")
 
 
@@ -66,7 +69,7 @@ def test_stdlib_both_ways():
 
 
 def test_stdlib_lambdas(monkeypatch):
-    monkeypatch.setattr(shutil, "which", lambda name: None)  # [undocumented-partial-mock]
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # no first-party caller reads the result
 
 
 def test_stdlib_fake_with_logic(monkeypatch):
@@ -116,6 +119,92 @@ def test_placeholder(check):
 @mock.patch.object(Gate, "check", return_value="ok", autospec=True)
 def test_wrapped(check):
     assert Gate().check("x")
+
+
+def test_never_called(mocker):
+    read = mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # asserted never called
+    read.assert_not_called()
+
+
+def test_never_called_attribute():
+    with patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True) as read:  # never called
+        assert not read.called
+
+
+@pytest.mark.skip(reason="not yet")
+def test_always_skipped(mocker):
+    mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # always skipped
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="posix only")
+def test_sometimes_skipped(mocker):
+    mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [undocumented-partial-mock]
+
+
+@pytest.fixture
+def unrequested(mocker):
+    return mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # no test requests it
+
+
+def test_wraps_spy(mocker):
+    mocker.patch("shopfp.gates.read_evidence", wraps=gates.read_evidence)  # a spy: the real function answers
+
+
+@pytest.mark.parametrize("is_open", [True, False])
+def test_parametrized_all(mocker, is_open):
+    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # both values: door takes both arms
+
+
+@pytest.mark.parametrize(("name", "is_open"), [("a", True), pytest.param("b", False, id="closed")])
+def test_parametrized_tuples(mocker, name, is_open):
+    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # both values, from tuples
+
+
+@pytest.mark.parametrize("is_open", [True])
+def test_parametrized_one(mocker, is_open):
+    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # [undocumented-partial-mock]
+
+
+def _helper(mocker, is_open):
+    return mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # a helper's parameter: its callers give the values
+
+
+def test_uses_helper(mocker):
+    _helper(mocker, True)
+    _helper(mocker, False)
+
+
+def test_open_false(mocker):
+    mocker.patch("shopfp.gates.is_open", return_value=False, autospec=True)  # [undocumented-partial-mock]
+    assert gates.door("x") == "out"
+
+
+def test_expects_keyerror(mocker):
+    mocker.patch("shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY"], autospec=True)  # [undocumented-partial-mock]
+    with pytest.raises(KeyError):
+        gates.run_gates("")
+
+
+def test_handlerless_exception(mocker):
+    mocker.patch("shopfp.gates.parse", return_value="X", autospec=True)  # ValueError propagates: nothing tells it apart
+    assert gates.parse_all(["x"]) == ["X"]
+
+
+def test_expects_valueerror(mocker):
+    mocker.patch("shopfp.gates.parse", return_value="X", autospec=True)  # [undocumented-partial-mock]
+    with pytest.raises(ValueError):
+        gates.parse_all(["x", ""])
+
+
+class TestOneClass:
+    def test_first(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # [undocumented-partial-mock]
+
+    def test_second(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # same arm as the first: counted there
+
+    def test_third(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # counted at the first
 
 
 # mock-partial: orphan, above no mock  # [malformed-mock-partial]
