@@ -23,9 +23,9 @@ from mockpolicy.outcomes import (
     parameter_names,
 )
 from mockpolicy.partials import Block, parse_blocks
-from mockpolicy.sites import MockSite, Target, root_key
+from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import Kind, Value
-from mockpolicy.telling import Withheld, parametrized_outcomes, shapes_path, told_apart
+from mockpolicy.telling import Withheld, parametrized_outcomes, shapes_path, test_words, told_apart
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
@@ -89,19 +89,32 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         real = analysis.outcomes(function)
         if real is not None and len(real) >= 2:
             candidates.append((site, function, real, given, target))
-    # Several mocks of one function in one test together give the union of their outcomes.
+    # Several mocks of one function in one test, or in the tests of one class,
+    # together give the union of their outcomes: a sibling test takes the other arms.
     together: dict[tuple[int, str, str], set[Outcome]] = {}
     for site, function, _, given, _ in candidates:
-        together.setdefault((id(site.owner), function.module, function.qualname), set()).update(given)
+        together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
+    words: frozenset[str] | None = None
     for site, function, real, given, target in candidates:
-        union = frozenset(together[(id(site.owner), function.module, function.qualname)])
+        union = frozenset(together[(id(_unit(site.owner)), function.module, function.qualname)])
         missing = left_out(real, union)
         if not missing:
             continue
         dotted = frozenset({target.text, target.value.qualname, function.qualname})
-        withheld = told_apart(analysis, site, function, dotted, union, missing)
+        words = words if words is not None else test_words(analysis.source)
+        withheld = told_apart(analysis, site, function, dotted, union, missing, words)
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
+
+
+def _unit(context: Context) -> Context:
+    """The test class ``context`` belongs to, else ``context`` itself."""
+    current: Context | None = context
+    while current is not None:
+        if isinstance(current.node, ast.ClassDef):
+            return current
+        current = current.parent
+    return context
 
 
 def _outside_strings(analysis: Analysis, blocks: list[Block]) -> list[Block]:
@@ -150,14 +163,24 @@ def _configurations(analysis: Analysis) -> dict[int, Configuration]:
                 continue
             for target in statement.targets:
                 if isinstance(target, ast.Attribute) and target.attr in BEHAVIOUR_ATTRIBUTES:
+                    value = _single_value(context, statement.value) if target.attr != RETURN_VALUE else statement.value
                     for site in _sites_named(analysis, context, target.value):
-                        _add(found.setdefault(id(site), Configuration()), target.attr, statement.value)
+                        _add(found.setdefault(id(site), Configuration()), target.attr, value)
         for call in context.calls:
             func = call.func
             if isinstance(func, ast.Attribute) and func.attr == "configure_mock":
                 for site in _sites_named(analysis, context, func.value):
                     _add_keywords(found.setdefault(id(site), Configuration()), call.keywords)
     return found
+
+
+def _single_value(context: Context, value: ast.expr) -> ast.expr:
+    """What a local name assigned once holds (``exc = OSError(); m.side_effect = exc``), else ``value``."""
+    if isinstance(value, ast.Name):
+        assigned = context.assigns.get(value.id, [])
+        if len(assigned) == 1:
+            return assigned[0]
+    return value
 
 
 def _sites_named(analysis: Analysis, context: object, expr: ast.expr) -> list[MockSite]:

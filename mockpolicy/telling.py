@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -258,7 +259,7 @@ def parametrized_outcomes(context: Context, expr: ast.expr) -> set[Outcome] | No
 # -- callers of the mocked function ---------------------------------------------
 
 
-def callers(analysis: Analysis, function: Value, dotted: frozenset[str], depth: int = 0) -> list[Caller]:
+def callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
     """The first-party (non-test) functions whose calls resolve to ``function``
     (or, for a library function, to one of the ``dotted`` names it is patched as)."""
     memo = analysis.memo
@@ -368,7 +369,7 @@ def _functions(tree: ast.Module, module: str) -> Iterator[tuple[str, FunctionNod
 
 def told_apart(
     analysis: Analysis, site: MockSite, function: Value, dotted: frozenset[str],
-    given: frozenset[Outcome], missing: list[Outcome],
+    given: frozenset[Outcome], missing: list[Outcome], words: frozenset[str],
 ) -> list[Withheld]:
     """The arms of first-party code that only the ``missing`` outcomes would take,
     each with those outcomes; empty when the code under test cannot tell them apart."""
@@ -382,6 +383,8 @@ def told_apart(
     values = [o for o in missing if o.kind == "returns"]
     exceptions = [o for o in missing if o.kind == "raises"]
     for caller in callers(analysis, function, dotted):
+        if not _reached(analysis, caller, words, function, 0):
+            continue  # no path from the test to this caller that we can see
         if values:
             for condition, reads in _reading_conditions(caller):
                 written = ast.get_source_segment(caller.source, condition.test) or ast.unparse(condition.test)
@@ -394,13 +397,41 @@ def told_apart(
                         add(Arm(caller.qualname, side, text), outcome)
         for outcome in exceptions:
             caught = [o for o in given if o.kind == "raises"]
-            for arm in _handlers(analysis, caller, caller.calls, outcome.value, caught, 0):
+            for arm in _handlers(analysis, caller, outcome.value, caught, (words, function), 0):
                 add(arm, outcome)
     expected = _expected_exceptions(site.owner)
     for outcome in exceptions:
         if outcome.value in expected and not any(w for w in found.values() if outcome in w.outcomes):
             add(Arm(function.qualname, "function", ""), outcome)
     return sorted(found.values(), key=lambda w: w.arm)
+
+
+def test_words(source: str) -> frozenset[str]:
+    """Every word of a test file's source: the names it may reach code under test by."""
+    return frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
+
+
+def _reached(analysis: Analysis, caller: Caller, words: frozenset[str], function: Value, depth: int) -> bool:
+    """Whether the test may run ``caller``: the test file names it (a dunder method
+    by its class or the mocked function's class), or names a first-party function
+    that calls it, up to ``_CALLER_DEPTH`` calls above."""
+    parts = caller.qualname.split(".")
+    name = parts[-1]
+    if name in words:
+        return True
+    if name.startswith("__") and len(parts) > 1:
+        owner = function.owner.qualname.rpartition(".")[2] if function.owner is not None else ""
+        if parts[-2] in words or owner in words:
+            return True
+    if depth + 1 >= _CALLER_DEPTH:
+        return False
+    value = analysis.resolver.resolve_dotted(caller.qualname)
+    if value.kind is not Kind.FUNCTION or value.function is None:
+        return False
+    return any(
+        _reached(analysis, upper, words, function, depth + 1)
+        for upper in callers(analysis, value, frozenset({caller.qualname}))
+    )
 
 
 def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, set[str | int]]]:
@@ -528,14 +559,15 @@ def _hashable(value: object) -> bool:
 
 
 def _handlers(
-    analysis: Analysis, caller: Caller, calls: list[ast.Call], exception: str, given: list[Outcome], depth: int
+    analysis: Analysis, caller: Caller, exception: str, given: list[Outcome],
+    reach: tuple[frozenset[str], Value], depth: int,
 ) -> list[Arm]:
     """The first-party handlers that catch ``exception`` raised at ``calls`` in
     ``caller``, or further up when it propagates (up to ``_CALLER_DEPTH`` calls),
     minus those an exception the mock does raise (``given``) already takes."""
     found: list[Arm] = []
     propagates = False
-    for call in calls:
+    for call in caller.calls:
         handler = _enclosing_handler(caller.function, call, exception)
         if handler is None:
             propagates = True
@@ -550,8 +582,10 @@ def _handlers(
     if propagates and depth + 1 < _CALLER_DEPTH:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if value.kind is Kind.FUNCTION and value.function is not None:
-            for upper in callers(analysis, value, frozenset({caller.qualname}), depth + 1):
-                for arm in _handlers(analysis, upper, upper.calls, exception, given, depth + 1):
+            for upper in callers(analysis, value, frozenset({caller.qualname})):
+                if not _reached(analysis, upper, reach[0], reach[1], depth + 1):
+                    continue
+                for arm in _handlers(analysis, upper, exception, given, reach, depth + 1):
                     if arm not in found:
                         found.append(arm)
     return found

@@ -196,6 +196,24 @@ def test_expects_valueerror(mocker):
         gates.parse_all(["x", ""])
 
 
+def test_resolved_caller(mocker):
+    mocker.patch.object(Gate, "check", return_value="ok", autospec=True)  # [undocumented-partial-mock]
+    assert gates.check_gate("x") == "open"  # Gate().check: this caller's arm is named
+    assert gates.lookup({}, "x") is not None  # table.check on a dict-like: not a caller of Gate.check
+
+
+class TestSiblingRaises:
+    def test_values(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY"], autospec=True)  # the sibling raises
+        assert gates.guarded("x") == "APPROVED"
+
+    def test_raises(self, mocker):
+        error = KeyError("x")
+        read = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # raises the KeyError bound above
+        read.side_effect = error
+        assert gates.guarded("x") == "MISSING"
+
+
 class TestOneClass:
     def test_first(self, mocker):
         mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # [undocumented-partial-mock]
