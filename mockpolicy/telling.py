@@ -4,8 +4,9 @@ A mock that always returns ``"APPROVED"`` withholds ``"RETRY"`` from its
 callers; that matters only when a first-party caller's condition reads the
 result (or a name bound from it) and ``"RETRY"`` would take an arm the given
 outcomes never take, or, for a withheld exception, when a first-party handler
-between the test and the mocked call catches it (or the test expects it with
-``pytest.raises``/``assertRaises``). Callers are found by the object their
+between the test and the mocked call catches it. (A test expecting it with
+``pytest.raises``/``assertRaises`` passes only when it is raised, by some other
+source, so withholding it from this mock leaves no arm of the test untaken.) Callers are found by the object their
 call resolves to, never by name alone. Everything here is static.
 
 Also here: whether a mock can shape its test's path at all (a spy, a mock the
@@ -38,7 +39,6 @@ from mockpolicy.vocabulary import (
     CALLED_ATTRIBUTES,
     CONDITIONAL_SKIP_MARKERS,
     COUNT_ATTRIBUTES,
-    EXPECTING_RAISES,
     FIXTURE_NAME_KEYWORD,
     NEVER_CALLED_ASSERTIONS,
     PARAMETRIZE_MARKER,
@@ -57,8 +57,7 @@ _TEST_FILE_PREFIX, _TEST_FILE_SUFFIX, _CONFTEST = "test_", "_test.py", "conftest
 @dataclass(frozen=True, order=True)
 class Arm:
     """A branch of first-party code: ``caller`` (dotted) and ``if``/``else`` with a
-    condition's text, ``except`` with what the handler names, or ``function`` (the
-    whole function)."""
+    condition's text, or ``except`` with what the handler names."""
 
     caller: str
     arm: str
@@ -67,8 +66,6 @@ class Arm:
     @property
     def entry(self) -> str:
         """The reference to paste after ``untested:``."""
-        if self.arm == "function":
-            return self.caller
         return f"{self.caller}: {self.arm} {self.text}".rstrip()
 
 
@@ -399,10 +396,6 @@ def told_apart(
             caught = [o for o in given if o.kind == "raises"]
             for arm in _handlers(analysis, caller, outcome.value, caught, (words, function), 0):
                 add(arm, outcome)
-    expected = _expected_exceptions(site.owner)
-    for outcome in exceptions:
-        if outcome.value in expected and not any(w for w in found.values() if outcome in w.outcomes):
-            add(Arm(function.qualname, "function", ""), outcome)
     return sorted(found.values(), key=lambda w: w.arm)
 
 
@@ -621,14 +614,3 @@ def _catches(handler_name: str, exception: str) -> bool:
         return False
     caught, raised = getattr(builtins, handler_name, None), getattr(builtins, exception, None)
     return isinstance(caught, type) and isinstance(raised, type) and issubclass(raised, caught)
-
-
-def _expected_exceptions(context: Context) -> set[str]:
-    """The exceptions the test expects: ``pytest.raises(E)``, ``self.assertRaises(E)``."""
-    expected: set[str] = set()
-    for node in ast.walk(context.node):
-        if isinstance(node, ast.Call) and callee_name(node) in EXPECTING_RAISES and node.args:
-            first = node.args[0]
-            items = first.elts if isinstance(first, ast.Tuple) else [first]
-            expected.update(callee_name(item) for item in items)
-    return expected

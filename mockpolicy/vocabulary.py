@@ -283,5 +283,3 @@ AUTOUSE_KEYWORD = "autouse"
 FIXTURE_NAME_KEYWORD = "name"
 PARAMETRIZE_MARKER = "parametrize"
 FIXTURE_PARAMS_KEYWORD = "params"
-# What a test uses to expect an exception: pytest.raises(E), self.assertRaises(E), assertRaisesRegex(E, ...)
-EXPECTING_RAISES = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})

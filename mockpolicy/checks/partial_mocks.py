@@ -115,7 +115,7 @@ def _partial_message(name: str, given: frozenset[Outcome], withheld: list[Withhe
     else:
         does = "only " + ", ".join(_shown(o) for o in sorted(given))
     arms = "; ".join(
-        f"{_arm_shown(w)} (taken when it {' or '.join(_shown(o) for o in w.outcomes)})" for w in withheld
+        f"`{w.arm.entry}` (taken when it {' or '.join(_shown(o) for o in w.outcomes)})" for w in withheld
     )
     lines = " and ".join(f"`#   untested: {w.arm.entry}; <reason>`" for w in withheld)
     return (
@@ -123,13 +123,6 @@ def _partial_message(name: str, given: frozenset[Outcome], withheld: list[Withhe
         f"or document the gap in a '# mock-partial:' block with {lines} "
         "(`mockpolicy explain undocumented-partial-mock`)."
     )
-
-
-def _arm_shown(withheld: Withheld) -> str:
-    arm = withheld.arm
-    if arm.arm == "function":
-        return f"the raising path the test expects ({arm.caller})"
-    return f"`{arm.entry}`"
 
 
 def _shown(outcome: Outcome) -> str:
