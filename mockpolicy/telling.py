@@ -52,6 +52,7 @@ from mockpolicy.vocabulary import (
 
 _CALLER_DEPTH = 3  # handlers are looked for this many calls up from the mocked call
 _TEST_FILE_PREFIX, _TEST_FILE_SUFFIX, _CONFTEST = "test_", "_test.py", "conftest.py"
+_TEST_FOLDERS = frozenset({"tests", "test"})  # a package's own test folders (nova/tests) hold no code under test
 
 
 @dataclass(frozen=True, order=True)
@@ -315,13 +316,18 @@ def _source_files(analysis: Analysis) -> list[Path]:
         for name in sorted(project.first_party):
             package, single = root / name, root / f"{name}.py"
             candidates = sorted(package.rglob("*.py")) if package.is_dir() else [single] if single.is_file() else []
+            # A test path holding the whole package (the project's root) says nothing about its files.
+            inside = [t for t in tests if t not in resolved(package).parents and t != resolved(package)]
             for path in candidates:
                 if path.name.startswith(_TEST_FILE_PREFIX) or path.name.endswith(_TEST_FILE_SUFFIX):
                     continue
                 if path.name == _CONFTEST or project.is_excluded(path):
                     continue
+                relative = path.relative_to(package).parts[:-1] if package.is_dir() else ()
+                if any(part in _TEST_FOLDERS for part in relative):
+                    continue
                 absolute = resolved(path)
-                if any(absolute == t or t in absolute.parents for t in tests):
+                if any(absolute == t or t in absolute.parents for t in inside):
                     continue
                 files.append(path)
     memo.extra["source files"] = files
