@@ -29,6 +29,9 @@ from mockpolicy.telling import Withheld, parametrized_outcomes, shapes_path, tes
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
+# Sites that put the mock in the real function's place, where its callers meet it
+# (a double from Mock()/create_autospec() meets only the code it is handed to).
+_INSTALLED_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr"})
 
 
 @dataclass
@@ -94,15 +97,16 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     together: dict[tuple[int, str, str], set[Outcome]] = {}
     for site, function, _, given, _ in candidates:
         together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
-    words: frozenset[str] | None = None
+    words: dict[int, frozenset[str]] = {}
     for site, function, real, given, target in candidates:
         union = frozenset(together[(id(_unit(site.owner)), function.module, function.qualname)])
         missing = left_out(real, union)
-        if not missing:
+        if not missing or site.kind not in _INSTALLED_SITES:
             continue
         dotted = frozenset({target.text, target.value.qualname, function.qualname})
-        words = words if words is not None else test_words(analysis.source)
-        withheld = told_apart(analysis, site, function, dotted, union, missing, words)
+        if id(site.owner) not in words:
+            words[id(site.owner)] = test_words(analysis, site.owner)
+        withheld = told_apart(analysis, site, function, dotted, union, missing, words[id(site.owner)])
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
 

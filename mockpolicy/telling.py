@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +44,7 @@ from mockpolicy.vocabulary import (
     PYTESTMARK,
     SKIP_CALLS,
     SPY_KEYWORD,
+    TEST_PREFIX,
     USEFIXTURES_MARKER,
     callee_name,
     fixture_decorator,
@@ -384,7 +384,7 @@ def told_apart(
             withheld.outcomes.append(outcome)
 
     values = [o for o in missing if o.kind == "returns"]
-    exceptions = [o for o in missing if o.kind == "raises"]
+    exceptions = [o for o in missing if o.kind == "raises" and o.value != AN_EXCEPTION]  # only named ones
     for caller in callers(analysis, function, dotted):
         if not _reached(analysis, caller, words, function, 0):
             continue  # no path from the test to this caller that we can see
@@ -405,14 +405,30 @@ def told_apart(
     return sorted(found.values(), key=lambda w: w.arm)
 
 
-def test_words(source: str) -> frozenset[str]:
-    """Every word of a test file's source: the names it may reach code under test by."""
-    return frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
+def test_words(analysis: Analysis, context: Context) -> frozenset[str]:
+    """The names the tests a mock applies to may reach code under test by: every
+    name and attribute read in the test making it; for a mock made in a set-up
+    method or a helper of a class, in the whole class; for one made anywhere else
+    (a module-level fixture or helper), in the whole file. Strings do not count."""
+    node: ast.AST = context.node
+    name = getattr(node, "name", "")
+    if not (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and name.startswith(TEST_PREFIX)):
+        current: Context | None = context
+        while current is not None and not isinstance(current.node, ast.ClassDef):
+            current = current.parent
+        node = current.node if current is not None else analysis.module.module.node
+    words: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            words.add(inner.id)
+        elif isinstance(inner, ast.Attribute):
+            words.add(inner.attr)
+    return frozenset(words)
 
 
 def _reached(analysis: Analysis, caller: Caller, words: frozenset[str], function: Value, depth: int) -> bool:
-    """Whether the test may run ``caller``: the test file names it (a dunder method
-    by its class or the mocked function's class), or names a first-party function
+    """Whether the test may run ``caller``: the test names it (a dunder method by
+    its class or the mocked function's class), or names a first-party function
     that calls it, up to ``_CALLER_DEPTH`` calls above."""
     parts = caller.qualname.split(".")
     name = parts[-1]
