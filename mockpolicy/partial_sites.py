@@ -25,7 +25,15 @@ from mockpolicy.outcomes import (
 from mockpolicy.partials import Block, parse_blocks
 from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import Kind, Value
-from mockpolicy.telling import Withheld, parametrized_outcomes, shapes_path, test_words, told_apart
+from mockpolicy.telling import (
+    Withheld,
+    configured_out_of_sight,
+    parametrized_outcomes,
+    parents_of,
+    shapes_path,
+    test_words,
+    told_apart,
+)
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
@@ -98,10 +106,15 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     for site, function, _, given, _ in candidates:
         together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
     words: dict[int, frozenset[str]] = {}
+    parents: dict[int, ast.AST] | None = None
     for site, function, real, given, target in candidates:
         union = frozenset(together[(id(_unit(site.owner)), function.module, function.qualname)])
         missing = left_out(real, union)
         if not missing or site.kind not in _INSTALLED_SITES:
+            continue
+        if parents is None:
+            parents = parents_of(analysis.module.module.node)
+        if configured_out_of_sight(analysis, site, parents):
             continue
         dotted = frozenset({target.text, target.value.qualname, function.qualname})
         if id(site.owner) not in words:

@@ -103,6 +103,24 @@ def shapes_path(analysis: Analysis, site: MockSite) -> bool:
     return not _unrequested_fixture(analysis, site.owner)
 
 
+def configured_out_of_sight(analysis: Analysis, site: MockSite, parents: dict[int, ast.AST]) -> bool:
+    """Whether the test may configure the mock where no name we follow shows it:
+    the call's value is kept (``with nested(patch(...)) as (a, b)``, a list of
+    patchers) but no name is bound to it."""
+    if site.decorates is not None or site.injected:
+        return False
+    parent = parents.get(id(site.call))
+    if isinstance(parent, ast.Expr) or (isinstance(parent, ast.withitem) and parent.optional_vars is None):
+        return False  # the value is dropped: nobody can configure it
+    module = analysis.module
+    return not any(site in sites for context in (module.module, *module.contexts) for sites in context.bound.values())
+
+
+def parents_of(tree: ast.AST) -> dict[int, ast.AST]:
+    """id(node) -> its parent, for every node of ``tree``."""
+    return {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
 def _asserted_never_called(analysis: Analysis, site: MockSite) -> bool:
     context = site.owner
     for call in context.calls:
@@ -386,6 +404,8 @@ def told_apart(
     values = [o for o in missing if o.kind == "returns"]
     exceptions = [o for o in missing if o.kind == "raises" and o.value != AN_EXCEPTION]  # only named ones
     for caller in callers(analysis, function, dotted):
+        if caller.qualname == function.qualname:
+            continue  # the mocked function calling itself: its body does not run
         if not _reached(analysis, caller, words, function, 0):
             continue  # no path from the test to this caller that we can see
         if values:
@@ -407,16 +427,18 @@ def told_apart(
 
 def test_words(analysis: Analysis, context: Context) -> frozenset[str]:
     """The names the tests a mock applies to may reach code under test by: every
-    name and attribute read in the test making it; for a mock made in a set-up
-    method or a helper of a class, in the whole class; for one made anywhere else
-    (a module-level fixture or helper), in the whole file. Strings do not count."""
-    node: ast.AST = context.node
-    name = getattr(node, "name", "")
-    if not (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and name.startswith(TEST_PREFIX)):
-        current: Context | None = context
+    name and attribute read in the test making it (or the test a helper making it
+    is nested in); for a mock made in a set-up method or a helper of a class, in
+    the whole class; for one made anywhere else (a module-level fixture or
+    helper), in the whole file. Strings do not count."""
+    current: Context | None = context
+    while current is not None and not _is_test(current.node):  # a helper nested in a test: the test
+        current = current.parent
+    if current is None:  # set-up, a helper or a fixture: the class, else the file
+        current = context
         while current is not None and not isinstance(current.node, ast.ClassDef):
             current = current.parent
-        node = current.node if current is not None else analysis.module.module.node
+    node = current.node if current is not None else analysis.module.module.node
     words: set[str] = set()
     for inner in ast.walk(node):
         if isinstance(inner, ast.Name):
@@ -424,6 +446,10 @@ def test_words(analysis: Analysis, context: Context) -> frozenset[str]:
         elif isinstance(inner, ast.Attribute):
             words.add(inner.attr)
     return frozenset(words)
+
+
+def _is_test(node: ast.AST) -> bool:
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(TEST_PREFIX)
 
 
 def _reached(analysis: Analysis, caller: Caller, words: frozenset[str], function: Value, depth: int) -> bool:

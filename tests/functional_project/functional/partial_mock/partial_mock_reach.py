@@ -32,3 +32,18 @@ def test_same_arm_merged(mocker):
     with pytest.raises(KeyError):
         gates.verdict("x")  # "APPROVED" and "RETRY" both take `if status is not None`: one arm
 
+
+
+def test_handed_on():
+    patchers = [patch("shopfp.gates.is_open", return_value=True, autospec=True)]  # kept in a list: may be configured out of sight
+    for patcher in patchers:
+        patcher.start()
+    assert gates.door("x") == "in"
+
+
+def test_nested_helper(mocker):
+    def check(value):
+        mocker.patch("shopfp.gates.is_open", return_value=value, autospec=True)  # a helper's parameter: not judged
+        return gates.door("x")
+
+    assert check(True) == "in"
