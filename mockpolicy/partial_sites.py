@@ -26,8 +26,10 @@ from mockpolicy.partials import Block, parse_blocks
 from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import Kind, Value
 from mockpolicy.telling import (
+    Reach,
     Withheld,
     configured_out_of_sight,
+    file_imports,
     parametrized_outcomes,
     parents_of,
     shapes_path,
@@ -105,7 +107,8 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     together: dict[tuple[int, str, str], set[Outcome]] = {}
     for site, function, _, given, _ in candidates:
         together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
-    words: dict[int, frozenset[str]] = {}
+    reaches: dict[int, Reach] = {}
+    imports: frozenset[str] | None = None
     parents: dict[int, ast.AST] | None = None
     for site, function, real, given, target in candidates:
         union = frozenset(together[(id(_unit(site.owner)), function.module, function.qualname)])
@@ -117,9 +120,10 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         if configured_out_of_sight(analysis, site, parents):
             continue
         dotted = frozenset({target.text, target.value.qualname, function.qualname})
-        if id(site.owner) not in words:
-            words[id(site.owner)] = test_words(analysis, site.owner)
-        withheld = told_apart(analysis, site, function, dotted, union, missing, words[id(site.owner)])
+        if id(site.owner) not in reaches:
+            imports = file_imports(analysis) if imports is None else imports
+            reaches[id(site.owner)] = Reach(test_words(analysis, site.owner), imports)
+        withheld = told_apart(analysis, site, function, dotted, union, missing, reaches[id(site.owner)])
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
 

@@ -390,7 +390,7 @@ def _functions(tree: ast.Module, module: str) -> Iterator[tuple[str, FunctionNod
 
 def told_apart(
     analysis: Analysis, site: MockSite, function: Value, dotted: frozenset[str],
-    given: frozenset[Outcome], missing: list[Outcome], words: frozenset[str],
+    given: frozenset[Outcome], missing: list[Outcome], reach: Reach,
 ) -> list[Withheld]:
     """The arms of first-party code that only the ``missing`` outcomes would take,
     each with those outcomes; empty when the code under test cannot tell them apart."""
@@ -406,7 +406,7 @@ def told_apart(
     for caller in callers(analysis, function, dotted):
         if caller.qualname == function.qualname:
             continue  # the mocked function calling itself: its body does not run
-        if not _reached(analysis, caller, words, function, 0):
+        if not _reached(analysis, caller, reach, function, 0):
             continue  # no path from the test to this caller that we can see
         if values:
             for condition, reads in _reading_conditions(caller):
@@ -420,9 +420,35 @@ def told_apart(
                         add(Arm(caller.qualname, side, text), outcome)
         for outcome in exceptions:
             caught = [o for o in given if o.kind == "raises"]
-            for arm in _handlers(analysis, caller, outcome.value, caught, (words, function), 0):
+            for arm in _handlers(analysis, caller, outcome.value, caught, reach, function, 0):
                 add(arm, outcome)
     return sorted(found.values(), key=lambda w: w.arm)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What a test can reach code under test by: the names it reads, and the
+    modules its file imports (a name counts only for a function of one of them)."""
+
+    names: frozenset[str]
+    imports: frozenset[str]
+
+    def imported(self, module: str) -> bool:
+        return any(
+            module == dotted or module.startswith(dotted + ".") or dotted.startswith(module + ".")
+            for dotted in self.imports
+        )
+
+
+def file_imports(analysis: Analysis) -> frozenset[str]:
+    """What the test file imports: ``a.b`` for ``import a.b``, ``a.b.c`` for ``from a.b import c``."""
+    imports: set[str] = set()
+    for node in ast.walk(analysis.module.module.node):
+        if isinstance(node, ast.Import):
+            imports.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imports.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return frozenset(imports)
 
 
 def test_words(analysis: Analysis, context: Context) -> frozenset[str]:
@@ -452,17 +478,20 @@ def _is_test(node: ast.AST) -> bool:
     return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(TEST_PREFIX)
 
 
-def _reached(analysis: Analysis, caller: Caller, words: frozenset[str], function: Value, depth: int) -> bool:
+def _reached(analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int) -> bool:
     """Whether the test may run ``caller``: the test names it (a dunder method by
-    its class or the mocked function's class), or names a first-party function
-    that calls it, up to ``_CALLER_DEPTH`` calls above."""
+    its class or the mocked function's class) and its file imports its module, or
+    the same holds for a first-party function calling it, up to ``_CALLER_DEPTH``
+    calls above."""
     parts = caller.qualname.split(".")
     name = parts[-1]
-    if name in words:
-        return True
-    if name.startswith("__") and len(parts) > 1:
+    named = name in reach.names
+    if not named and name.startswith("__") and len(parts) > 1:
         owner = function.owner.qualname.rpartition(".")[2] if function.owner is not None else ""
-        if parts[-2] in words or owner in words:
+        named = parts[-2] in reach.names or owner in reach.names
+    if named:
+        value = analysis.resolver.resolve_dotted(caller.qualname)
+        if reach.imported(value.module or caller.qualname.rpartition(".")[0]):
             return True
     if depth + 1 >= _CALLER_DEPTH:
         return False
@@ -470,7 +499,7 @@ def _reached(analysis: Analysis, caller: Caller, words: frozenset[str], function
     if value.kind is not Kind.FUNCTION or value.function is None:
         return False
     return any(
-        _reached(analysis, upper, words, function, depth + 1)
+        _reached(analysis, upper, reach, function, depth + 1)
         for upper in callers(analysis, value, frozenset({caller.qualname}))
     )
 
@@ -601,7 +630,7 @@ def _hashable(value: object) -> bool:
 
 def _handlers(
     analysis: Analysis, caller: Caller, exception: str, given: list[Outcome],
-    reach: tuple[frozenset[str], Value], depth: int,
+    reach: Reach, function: Value, depth: int,
 ) -> list[Arm]:
     """The first-party handlers that catch ``exception`` raised at ``calls`` in
     ``caller``, or further up when it propagates (up to ``_CALLER_DEPTH`` calls),
@@ -624,9 +653,9 @@ def _handlers(
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if value.kind is Kind.FUNCTION and value.function is not None:
             for upper in callers(analysis, value, frozenset({caller.qualname})):
-                if not _reached(analysis, upper, reach[0], reach[1], depth + 1):
+                if not _reached(analysis, upper, reach, function, depth + 1):
                     continue
-                for arm in _handlers(analysis, upper, exception, given, reach, depth + 1):
+                for arm in _handlers(analysis, upper, exception, given, reach, function, depth + 1):
                     if arm not in found:
                         found.append(arm)
     return found
