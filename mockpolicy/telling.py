@@ -434,8 +434,10 @@ class Reach:
     imports: frozenset[str]
 
     def imported(self, module: str) -> bool:
+        """Whether ``module`` is imported, or a member of it, or it is inside an
+        imported package; a bare top-level ``import pkg`` names no module in particular."""
         return any(
-            module == dotted or module.startswith(dotted + ".") or dotted.startswith(module + ".")
+            module == dotted or dotted.startswith(module + ".") or (module.startswith(dotted + ".") and "." in dotted)
             for dotted in self.imports
         )
 
