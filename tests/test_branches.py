@@ -733,3 +733,19 @@ def test_coverage_pys_own_test_function_contexts_name_the_tests(project: Path) -
     assert static.returncode == 2
     assert "has 1 context(s) such as 'nightly', none naming a test of the files checked" in static.stderr
     assert 'dynamic_context = \\"test_function\\"' not in static.stderr and 'dynamic_context = "test_function"' in static.stderr
+
+
+def test_a_run_with_no_blocks_says_how_many_partial_mocks_there_are_and_how_to_start(project: Path) -> None:
+    test_file = project / "tests/test_gates.py"
+    text = test_file.read_text()
+    test_file.write_text(text[: text.index("# mock-partial:")] + text[text.index("@patch"):])
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    result = mockpolicy_in_process("branches", cwd=project)
+    notes = [line for line in result.stderr.splitlines() if "no '# mock-partial:' blocks" in line]
+    assert notes == [
+        "mockpolicy: no '# mock-partial:' blocks to check; `mockpolicy check` reports 2 partial mocks without one "
+        "(undocumented-partial-mock): add a block above one (`mockpolicy explain undocumented-partial-mock`), "
+        "or write them from this data with `mockpolicy branches --fix`."
+    ]
+    check = mockpolicy_in_process("check", "--select", "W7314", "--format", "json", "--no-baseline", cwd=project)
+    assert len(json.loads(check.stdout)) == 2

@@ -54,6 +54,9 @@ def coverage_findings(
         measured = _measured(engine, data)
         sources = Sources()
         mocks = collect(engine, files, sources, measured, undocumented=fix)
+        if not any(mock.block is not None for mock in mocks):
+            undocumented = mocks if fix else collect(engine, files, sources, measured, undocumented=True)
+            notes.append(no_blocks_note(sum(1 for mock in undocumented if mock.block is None)))
         refuse_unrelated(data, measured, mocks)
         refuse_stale(data, project.root, mocks, sources)
         verdict = check(data, mocks, notes)
@@ -66,6 +69,17 @@ def coverage_findings(
         return sorted(findings)
     finally:
         data.close()
+
+
+def no_blocks_note(partial: int) -> str:
+    """The one line a run with no ``# mock-partial:`` block prints: how many
+    partial mocks ``mockpolicy check`` reports, and how to start."""
+    mocks = f"{partial} partial mock{'s' if partial != 1 else ''}"
+    return (
+        f"mockpolicy: no '# mock-partial:' blocks to check; `mockpolicy check` reports {mocks} without one "
+        "(undocumented-partial-mock): add a block above one (`mockpolicy explain undocumented-partial-mock`), "
+        "or write them from this data with `mockpolicy branches --fix`."
+    )
 
 
 def _measured(engine: Engine, data: CoverageData) -> list[str]:
