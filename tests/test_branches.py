@@ -749,3 +749,56 @@ def test_a_run_with_no_blocks_says_how_many_partial_mocks_there_are_and_how_to_s
     ]
     check = mockpolicy_in_process("check", "--select", "W7314", "--format", "json", "--no-baseline", cwd=project)
     assert len(json.loads(check.stdout)) == 2
+
+
+SAME_NAME = {
+    "pyproject.toml": PROJECT["pyproject.toml"],
+    "src/app/__init__.py": "",
+    "src/app/queues.py": """
+        class Queue:
+            def __init__(self):
+                self.items = []
+
+            def get(self):
+                return self.items.pop() if self.items else None
+
+
+        def work():
+            queue = Queue()
+            if queue.get() is None:
+                return "idle"
+            return "busy"
+
+
+        def lookup(table):
+            if table.get("key") is None:
+                return "missing"
+            return "found"
+        """,
+    "tests/test_queues.py": """
+        from unittest.mock import patch
+
+        from app import queues
+        from app.queues import Queue
+
+
+        # mock-partial: the queue always has an item here
+        #   untested: app.queues.work: if queue.get() is None; an empty queue is another test's business
+        @patch.object(Queue, "get", return_value="job", autospec=True)
+        def test_busy(get):
+            assert queues.work() == "busy"
+            assert queues.lookup({"key": 1}) == "found"
+        """,
+}
+
+
+def test_callers_are_found_by_the_object_their_call_resolves_to(tmp_path: Path) -> None:
+    """``table.get(...)`` on a dict-like is no call of the mocked ``Queue.get``:
+    its arms are not branches the block must list."""
+    root = write_tree(tmp_path, SAME_NAME)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    result = mockpolicy_in_process("branches", "--format", "json", cwd=root)
+    assert result.returncode in (0, 1), result.stderr
+    findings = json.loads(result.stdout)
+    assert [f["message"] for f in findings if "lookup" in f["message"]] == []
+    assert [(f["line"], f["symbol"]) for f in findings] == [(8, "uncovered-documented-branch")]  # no test empties it

@@ -54,8 +54,8 @@ def coverage_findings(
         measured = _measured(engine, data)
         sources = Sources()
         mocks = collect(engine, files, sources, measured, undocumented=fix)
-        if not any(mock.block is not None for mock in mocks):
-            undocumented = mocks if fix else collect(engine, files, sources, measured, undocumented=True)
+        if not fix and not any(mock.block is not None for mock in mocks):  # --fix is starting already
+            undocumented = collect(engine, files, sources, measured, undocumented=True)
             notes.append(no_blocks_note(sum(1 for mock in undocumented if mock.block is None)))
         refuse_unrelated(data, measured, mocks)
         refuse_stale(data, project.root, mocks, sources)
