@@ -802,3 +802,57 @@ def test_callers_are_found_by_the_object_their_call_resolves_to(tmp_path: Path) 
     findings = json.loads(result.stdout)
     assert [f["message"] for f in findings if "lookup" in f["message"]] == []
     assert [(f["line"], f["symbol"]) for f in findings] == [(8, "uncovered-documented-branch")]  # no test empties it
+
+
+REPEATED = {
+    "pyproject.toml": PROJECT["pyproject.toml"],
+    "src/app/__init__.py": "",
+    "src/app/picks.py": """
+        def read():
+            return "A" if len(__name__) > 100 else "B"
+
+
+        def pick():
+            status = read()
+            if status == "A":
+                first = 1
+            else:
+                first = 2
+            status = "B"
+            if status == "A":
+                second = 1
+            else:
+                second = 2
+            if read() == "C":
+                return 0
+            return first + second
+        """,
+    "tests/test_picks.py": """
+        from unittest.mock import patch
+
+        from app import picks
+
+
+        # mock-partial: read always says "A"
+        #   untested: app.picks.pick: if read() == "C"; no C in this test
+        @patch("app.picks.read", return_value="A", autospec=True)
+        def test_pick(read):
+            assert picks.pick() == 3
+        """,
+}
+
+
+def test_fix_is_idempotent_on_repeated_condition_text_and_never_writes_both_arms(tmp_path: Path) -> None:
+    """``status == "A"`` appears twice: the first occurrence takes only its if-arm,
+    the second only its else-arm. An entry names both occurrences by text, so
+    neither arm is missing, and ``--fix`` writes neither (before, it wrote both
+    arms and dropped them as stale on the next run, for ever)."""
+    root = write_tree(tmp_path, REPEATED)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    test_file = root / "tests/test_picks.py"
+    before = test_file.read_text()
+    assert _findings(root, runner=mockpolicy_in_process) == [(7, "uncovered-documented-branch")]  # no test says C
+    for _ in range(2):
+        fixed = mockpolicy_in_process("branches", "--fix", cwd=root)
+        assert fixed.returncode == 1, fixed.stdout + fixed.stderr  # the uncovered entry stays reported
+        assert test_file.read_text() == before
