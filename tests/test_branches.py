@@ -155,9 +155,13 @@ def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
     test_file = project / "tests/test_gates.py"
     before = test_file.read_text()
-    first = mockpolicy_in_process("branches", "--fix", cwd=project)
+    plain = mockpolicy_in_process("branches", "--fix", cwd=project)  # maintains the existing block only
+    maintained = test_file.read_text()
+    assert "rewrote" in plain.stderr and maintained.count("# mock-partial:") == before.count("# mock-partial:")
+    first = mockpolicy_in_process("branches", "--fix", "--add-blocks", cwd=project)
     after = test_file.read_text()
     assert "rewrote" in first.stderr
+    assert mockpolicy_in_process("branches", "--add-blocks", cwd=project).returncode == 2  # needs --fix
     code = lambda text: [line for line in text.splitlines() if not line.lstrip().startswith("#")]  # noqa: E731
     assert code(after) == code(before)
     assert '#   untested: app.gates.run_gates: if status == "APPROVED"' not in after  # stale: dropped
@@ -165,7 +169,7 @@ def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
     new_entry = '#   untested: app.gates.run_gates: else status == "APPROVED"; <say why this stays untested>'
     assert after.count(new_entry) == 2  # added to the block, and in a new block above the undocumented mock
     assert "# mock-partial: app.gates.read_evidence returns \"APPROVED\"" in after
-    second = mockpolicy("branches", "--fix", cwd=project)
+    second = mockpolicy("branches", "--fix", "--add-blocks", cwd=project)
     assert test_file.read_text() == after and "rewrote" not in second.stderr
     check = mockpolicy("check", "--format", "json", cwd=project)
     placeholders = [f for f in json.loads(check.stdout) if "gives no reason" in f["message"]]
@@ -424,7 +428,7 @@ def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -
     assert [f["line"] for f in stale] == [8]  # the status arm runs; the one-line arms are not judged
     assert len(report) == len({(f["line"], f["symbol"], f["message"]) for f in report})  # no duplicates
     before = test_file.read_bytes()
-    mockpolicy("branches", "--fix", cwd=root)
+    mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
     after = test_file.read_bytes()
     assert after.startswith(b"\xef\xbb\xbf") and b"\n" not in after.replace(b"\r\n", b"")
     assert oct(test_file.stat().st_mode & 0o777) == "0o640"
@@ -432,7 +436,7 @@ def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -
     assert code(after) == code(before)
     text = after.decode("utf-8-sig")
     assert text.count("# mock-partial: app.gates.read_evidence") == 1  # one block for the pair, none in the string
-    assert mockpolicy("branches", "--fix", cwd=root).stderr.count("rewrote") == 0
+    assert mockpolicy("branches", "--fix", "--add-blocks", cwd=root).stderr.count("rewrote") == 0
     assert test_file.read_bytes() == after
 
 
@@ -460,12 +464,12 @@ def test_fix_writes_a_file_in_its_declared_encoding_or_not_at_all(tmp_path: Path
     )
     _pytest_cov(root, "--cov-branch", "--cov-context=test")
     before = latin.read_bytes(), check_mark.read_bytes()
-    refused = mockpolicy("branches", "--fix", cwd=root)
+    refused = mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
     assert refused.stderr.startswith("mockpolicy: error: cannot rewrite the '# mock-partial:' blocks of tests/test_check_mark.py")
     assert (latin.read_bytes(), check_mark.read_bytes()) == before  # nothing is written
     check_mark.unlink()
-    fixed = mockpolicy("branches", "--fix", cwd=root)
+    fixed = mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
     assert "rewrote the '# mock-partial:' blocks of tests/test_latin.py" in fixed.stderr, fixed.stderr
     text = latin.read_bytes().decode("latin-1")
     assert text.startswith("# -*- coding: latin-1 -*-\n# caf\xe9\n")
@@ -522,7 +526,7 @@ def test_fix_never_writes_through_a_link(tmp_path: Path) -> None:
     planted = root / "tests/test_gates.py.mockpolicy-tmp"  # the name the old --fix wrote to, committed as a link
     planted.symlink_to(outside)
     listing = sorted(path.name for path in test_file.parent.iterdir())
-    fixed = mockpolicy_in_process("branches", "--fix", cwd=root)
+    fixed = mockpolicy_in_process("branches", "--fix", "--add-blocks", cwd=root)
     assert fixed.returncode in (0, 1) and "rewrote" in fixed.stderr, fixed.stderr
     assert outside.read_text() == "precious\n" and oct(outside.stat().st_mode & 0o777) == "0o600"
     assert not test_file.is_symlink() and oct(test_file.stat().st_mode & 0o777) == "0o640"
@@ -533,7 +537,7 @@ def test_fix_never_writes_through_a_link(tmp_path: Path) -> None:
     test_file.unlink()
     test_file.symlink_to(shared)
     before = shared.read_bytes()
-    refused = mockpolicy("branches", "--fix", cwd=root)
+    refused = mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
     assert refused.stderr.startswith(
         "mockpolicy: error: cannot rewrite the '# mock-partial:' blocks of tests/test_gates.py: it is a symbolic link"
@@ -637,7 +641,7 @@ def test_fix_changes_comment_lines_only_never_strings_or_continuations(tmp_path:
     report = json.loads(mockpolicy_in_process("branches", "--format", "json", cwd=root).stdout)
     assert not [f for f in report if f["line"] in in_literals or f["line"] - 1 in in_literals], report
     before = test_file.read_bytes()
-    fixed = mockpolicy("branches", "--fix", cwd=root)
+    fixed = mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
     assert fixed.returncode in (0, 1) and "rewrote the '# mock-partial:' blocks of tests/test_strings.py" in fixed.stderr, fixed.stderr
     after = test_file.read_bytes()
     assert _code_tokens(after) == _code_tokens(before)
@@ -745,7 +749,7 @@ def test_a_run_with_no_blocks_says_how_many_partial_mocks_there_are_and_how_to_s
     assert notes == [
         "mockpolicy: no '# mock-partial:' blocks to check; `mockpolicy check` reports 2 partial mocks without one "
         "(undocumented-partial-mock): add a block above one (`mockpolicy explain undocumented-partial-mock`), "
-        "or write them from this data with `mockpolicy branches --fix`."
+        "or write them from this data with `mockpolicy branches --fix --add-blocks`."
     ]
     check = mockpolicy_in_process("check", "--select", "W7314", "--format", "json", "--no-baseline", cwd=project)
     assert len(json.loads(check.stdout)) == 2
