@@ -155,6 +155,13 @@ def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
     test_file = project / "tests/test_gates.py"
     before = test_file.read_text()
+    preview = mockpolicy_in_process("branches", "--fix", "--add-blocks", "--diff", cwd=project)
+    assert test_file.read_text() == before and "rewrote" not in preview.stderr  # --diff writes nothing
+    diff = preview.stdout[: preview.stdout.index("\ntests/test_gates.py:7:") + 1]  # the findings follow
+    assert diff.startswith("--- a/tests/test_gates.py\n+++ b/tests/test_gates.py\n@@ ")
+    assert '-#   untested: app.gates.run_gates: if status == "APPROVED"\n' in diff
+    assert diff.count('+#   untested: app.gates.run_gates: else status == "APPROVED"; <say why this stays untested>\n') == 2
+    assert mockpolicy_in_process("branches", "--diff", cwd=project).returncode == 2  # needs --fix
     plain = mockpolicy_in_process("branches", "--fix", cwd=project)  # maintains the existing block only
     maintained = test_file.read_text()
     assert "rewrote" in plain.stderr and maintained.count("# mock-partial:") == before.count("# mock-partial:")

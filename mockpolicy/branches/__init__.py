@@ -33,12 +33,14 @@ __all__ = ["coverage_findings"]
 
 def coverage_findings(
     project: Project, files: list[Path], data_path: Path, fix: bool = False, notes: list[str] | None = None,
-    add_blocks: bool = False,
+    add_blocks: bool = False, diffs: list[str] | None = None,
 ) -> list[Finding]:
     """Coverage-based findings for the blocks in ``files`` (paths relative to
     the project root, sorted). With ``fix``, the blocks are rewritten first
     and the findings are those of the rewritten files; ``add_blocks`` lets
-    ``fix`` insert a block above each partial mock without one. Notes for the user
+    ``fix`` insert a block above each partial mock without one. With ``diffs``,
+    ``fix`` writes nothing: the unified diff of each file it would rewrite is
+    appended to ``diffs``, and the findings are those of the files as they are. Notes for the user
     (warnings, what could not be checked, the files rewritten; one line each)
     are appended to ``notes`` as they arise, so a caller still has them when
     this raises. Raises ``MockpolicyError`` (``CoverageDataError`` for data it
@@ -63,7 +65,9 @@ def coverage_findings(
         refuse_stale(data, project.root, mocks, sources)
         verdict = check(data, mocks, notes)
         findings = verdict.findings
-        if fix:
+        if fix and diffs is not None:
+            rewrite(project.root, mocks, verdict.missing, findings, preview=diffs)
+        elif fix:
             for relative in rewrite(project.root, mocks, verdict.missing, findings):
                 notes.append(f"mockpolicy: rewrote the '# mock-partial:' blocks of {relative}")
             mocks = collect(engine, files, Sources(), measured, undocumented=False)

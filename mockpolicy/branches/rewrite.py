@@ -9,6 +9,7 @@ through a link: a test file that is a symbolic link is refused.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import re
 import stat
@@ -32,13 +33,18 @@ class RewriteError(MockpolicyError):
     """A file's new blocks cannot be written (its encoding, a link); nothing was written."""
 
 
-def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Dependent]], findings: list[Finding]) -> list[str]:
+def rewrite(
+    root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Dependent]], findings: list[Finding],
+    preview: list[str] | None = None,
+) -> list[str]:
     """Rewrite blocks from the data: drop stale entries (the whole block when
     none is left), add the ``missing`` ones (by ``id(mock)``) with a reason
     placeholder, and insert a block above an undocumented partial mock that
     starts a statement. Mocks sharing a block or a line are rewritten
     together. Returns the files rewritten, relative to ``root``; raises
-    ``SourceError`` or ``RewriteError`` before writing any file."""
+    ``SourceError`` or ``RewriteError`` before writing any file. With
+    ``preview``, nothing is written: a unified diff per file is appended to it,
+    and no file is returned."""
     stale_lines = {(f.path, f.line) for f in findings if f.symbol == STALE_UNTESTED_BRANCH_DOC.symbol}
     plans: dict[tuple[str, int], tuple[MockUnderTest, list[str]]] = {}  # (path, anchor line) -> mock, new entries
     for mock in mocks:
@@ -91,6 +97,13 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
         if not same_code(text.data, encoded[relative]):  # a safeguard: blocks and openings come from tokens
             raise RewriteError(f"cannot rewrite the '# mock-partial:' blocks of {relative}: the new comment lines "
                                "would change its code; no file was rewritten.")
+    if preview is not None:
+        for relative in sorted(encoded):
+            text = texts[relative]
+            before = text.data.decode(text.encoding).splitlines(keepends=True)
+            after = encoded[relative].decode(text.encoding).splitlines(keepends=True)
+            preview.append("".join(difflib.unified_diff(before, after, f"a/{relative}", f"b/{relative}")))
+        return []
     for relative, data in encoded.items():
         _write(root, relative, data)
     return sorted(edits)
