@@ -867,3 +867,45 @@ def test_fix_is_idempotent_on_repeated_condition_text_and_never_writes_both_arms
         fixed = mockpolicy_in_process("branches", "--fix", cwd=root)
         assert fixed.returncode == 1, fixed.stdout + fixed.stderr  # the uncovered entry stays reported
         assert test_file.read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({}, 88),
+        ({"pyproject.toml": "[tool.ruff]\nline-length = 100\n[tool.black]\nline-length = 70\n"}, 100),
+        ({"pyproject.toml": "[tool.black]\nline-length = 70\n"}, 70),
+        ({"ruff.toml": "line-length = 90\n", "pyproject.toml": "[tool.black]\nline-length = 70\n"}, 90),
+        ({"setup.cfg": "[flake8]\nmax-line-length = 79\n"}, 79),
+        ({".pylintrc": "[FORMAT]\nmax-line-length = 110\n"}, 110),
+        ({"pyproject.toml": "[tool.pylint.format]\nmax-line-length = 99\n"}, 99),
+        ({"pyproject.toml": "[tool.ruff]\nline-length = 'long'\n", "tox.ini": "[flake8]\nmax-line-length = x\n"}, 88),
+        ({"pyproject.toml": "not toml ["}, 88),
+    ],
+)
+def test_the_line_length_comes_from_the_projects_formatter_or_linter(
+    tmp_path: Path, files: dict[str, str], expected: int
+) -> None:
+    from mockpolicy.branches.linelength import line_length
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert line_length(tmp_path) == expected
+
+
+def test_fix_wraps_the_lines_it_writes_to_the_configured_length(project: Path) -> None:
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n[tool.ruff]\nline-length = 60\n")
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    test_file = project / "tests/test_gates.py"
+    before = test_file.read_text().splitlines()
+    mockpolicy_in_process("branches", "--fix", "--add-blocks", cwd=project)
+    after = test_file.read_text().splitlines()
+    new = [line for line in after if line not in before]
+    assert new and all(len(line) <= 60 for line in new if line.lstrip().startswith("#   "))
+    assert '#     "APPROVED"; <say why this stays untested>' in after  # a continuation line
+    check = mockpolicy_in_process("check", "--format", "json", "--select", "W7315", "--no-baseline", cwd=project)
+    messages = [f["message"] for f in json.loads(check.stdout)]
+    assert messages and all("gives no reason" in m or "not a function" in m or "has no" in m for m in messages)
+    second = mockpolicy_in_process("branches", "--fix", "--add-blocks", cwd=project)
+    assert "rewrote" not in second.stderr  # the wrapped entries are read back as the same entries

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from mockpolicy.branches.comments import same_code
 from mockpolicy.branches.dependents import Dependent
+from mockpolicy.branches.linelength import line_length, wrapped
 from mockpolicy.branches.mocks import MockUnderTest
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
@@ -57,6 +58,7 @@ def rewrite(
             if line not in planned:
                 planned.append(line)
     edits: dict[str, list[tuple[int, int, list[str]]]] = {}  # path -> (first line, last line, new lines)
+    limit = line_length(root)
     texts: dict[str, SourceText] = {}
     for (relative, anchor), (mock, new) in sorted(plans.items()):
         text = texts.get(relative) or texts.setdefault(relative, SourceText.read(root / relative))
@@ -64,7 +66,7 @@ def rewrite(
         if mock.block is None:
             if new:
                 indent = _indent(lines[anchor - 1])
-                inserted = [f"{indent}# mock-partial: {mock.summary}", *(f"{indent}#   {line}" for line in new)]
+                inserted = [f"{indent}# mock-partial: {mock.summary}", *(w for line in new for w in wrapped(indent, line, limit))]
                 edits.setdefault(relative, []).append((anchor, anchor - 1, inserted))
             continue
         block = mock.block
@@ -85,7 +87,7 @@ def rewrite(
             kept.append(lines[number - 1])
             if owner is not None:
                 insert_at = len(kept)
-        kept[insert_at:insert_at] = [f"{indent}#   {line}" for line in new]
+        kept[insert_at:insert_at] = [w for line in new for w in wrapped(indent, line, limit)]
         edits.setdefault(relative, []).append((block.line, block.end_line, kept))
     encoded: dict[str, bytes] = {}
     for relative, file_edits in edits.items():
