@@ -152,6 +152,8 @@ def test_xdist_and_combined_shards_give_the_same_findings(project: Path) -> None
 
 
 def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
+    pyproject = project / "pyproject.toml"  # long enough for each new entry to stay on one line
+    pyproject.write_text(pyproject.read_text() + "\n[tool.ruff]\nline-length = 120\n")
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
     test_file = project / "tests/test_gates.py"
     before = test_file.read_text()
