@@ -35,6 +35,9 @@ class Memo:
     def __init__(self) -> None:
         self._lines: dict[Path, list[str] | None] = {}
         self._outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
+        # What ``mockpolicy.telling`` reads once per engine: the project's source
+        # files, their text and trees, the callers of each mocked function.
+        self.extra: dict[object, object] = {}
 
     def lines(self, path: Path) -> list[str] | None:
         """The lines of ``path`` (None when unreadable), read once."""

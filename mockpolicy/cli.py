@@ -97,6 +97,13 @@ def _parser() -> argparse.ArgumentParser:
         "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
     )
     branches.add_argument("--fix", action="store_true", help="rewrite the blocks' 'untested:' lines from the data")
+    branches.add_argument(
+        "--add-blocks", action="store_true",
+        help="with --fix: also insert a block above each partial mock that has none (plain --fix maintains existing blocks)",
+    )
+    branches.add_argument(
+        "--diff", action="store_true", help="with --fix: print what it would change as a unified diff, and write nothing"
+    )
     report = analysing("report", "write a self-contained HTML report of the suite's mock debt")
     report.add_argument("--output", default="mockpolicy-report.html", metavar="FILE",
                         help="where to write the page (default: mockpolicy-report.html)")
@@ -155,7 +162,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _report(args)
         report = Report.from_args(args)
         if args.command == "branches":
-            run = _filtered(_collect_coverage(args.paths, Path(args.data), args.fix, report), args)
+            if (args.add_blocks or args.diff) and not args.fix:
+                _say(f"mockpolicy: error: {'--add-blocks' if args.add_blocks else '--diff'} needs --fix", file=sys.stderr)
+                return 2
+            diffs: list[str] | None = [] if args.diff else None
+            run = _filtered(
+                _collect_coverage(args.paths, Path(args.data), args.fix, report, args.add_blocks, diffs), args
+            )
+            for diff in diffs or []:
+                sys.stdout.write(diff)
             return _check(run, report, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
         if args.command == "review" and (args.post is None) != (args.pr is None):
             raise UsageError("--post and --pr go together: `--post github --pr N`.")
@@ -319,23 +334,29 @@ def _filtered(run: Run, args: argparse.Namespace) -> Run:
     return replace(run, findings=sorted(kept), selection=selection)
 
 
-def coverage_findings(project: Project, files: list[Path], data: Path, fix: bool = False) -> list[Finding]:
+def coverage_findings(
+    project: Project, files: list[Path], data: Path, fix: bool = False, add_blocks: bool = False,
+    diffs: list[str] | None = None,
+) -> list[Finding]:
     """The branches reporter's findings, its notes printed on stderr (also
     those gathered before an error); imported on use: it needs coverage.py."""
     from mockpolicy import branches
 
     notes: list[str] = []
     try:
-        return branches.coverage_findings(project, files, data, fix, notes)
+        return branches.coverage_findings(project, files, data, fix, notes, add_blocks, diffs)
     finally:
         for note in notes:
             _say(note, file=sys.stderr)
 
 
-def _collect_coverage(paths: list[str], data: Path, fix: bool, report: Report = Report()) -> Run:
+def _collect_coverage(
+    paths: list[str], data: Path, fix: bool, report: Report = Report(), add_blocks: bool = False,
+    diffs: list[str] | None = None,
+) -> Run:
     project, roots, _ = _project_and_roots(paths)
     files = sorted(set(_python_files(roots)))
-    return Run(project, roots, files, coverage_findings(project, files, data, fix), with_coverage=True)
+    return Run(project, roots, files, coverage_findings(project, files, data, fix, add_blocks, diffs), with_coverage=True)
 
 
 def _project_and_roots(paths: list[str]) -> tuple[Project, list[Path], str]:

@@ -276,3 +276,20 @@ def fixture_decorator(decorators: list[ast.expr]) -> ast.expr | None:
 def is_fixture(decorators: list[ast.expr]) -> bool:
     """Whether ``decorators`` (a def's ``decorator_list``) make it a pytest fixture."""
     return fixture_decorator(decorators) is not None
+
+
+# What keeps a mock from shaping the path of the test that makes it
+# (``undocumented-partial-mock`` judges only mocks that can).
+SPY_KEYWORD = "wraps"  # Mock(wraps=real), patch(..., wraps=real): the real function answers
+NEVER_CALLED_ASSERTIONS = frozenset({"assert_not_called", "assert_not_awaited"})
+CALLED_ATTRIBUTES = frozenset({"called", "awaited"})  # assert not m.called
+COUNT_ATTRIBUTES = frozenset({"call_count", "await_count"})  # assert m.call_count == 0
+ALWAYS_SKIP_MARKERS = frozenset({"skip"})  # @pytest.mark.skip, @unittest.skip(reason)
+CONDITIONAL_SKIP_MARKERS = frozenset({"skipif", "skipIf"})  # skipped always when the condition is literally true
+SKIP_CALLS = frozenset({"skip", "skipTest"})  # pytest.skip(...), self.skipTest(...) as a test's first statement
+PYTESTMARK = "pytestmark"  # a module's marks, applied to every test in it
+USEFIXTURES_MARKER = "usefixtures"
+AUTOUSE_KEYWORD = "autouse"
+FIXTURE_NAME_KEYWORD = "name"
+PARAMETRIZE_MARKER = "parametrize"
+FIXTURE_PARAMS_KEYWORD = "params"

@@ -9,6 +9,7 @@ through a link: a test file that is a symbolic link is refused.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import re
 import stat
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from mockpolicy.branches.comments import same_code
 from mockpolicy.branches.dependents import Dependent
+from mockpolicy.branches.linelength import line_length, wrapped
 from mockpolicy.branches.mocks import MockUnderTest
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
@@ -32,13 +34,18 @@ class RewriteError(MockpolicyError):
     """A file's new blocks cannot be written (its encoding, a link); nothing was written."""
 
 
-def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Dependent]], findings: list[Finding]) -> list[str]:
+def rewrite(
+    root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Dependent]], findings: list[Finding],
+    preview: list[str] | None = None,
+) -> list[str]:
     """Rewrite blocks from the data: drop stale entries (the whole block when
     none is left), add the ``missing`` ones (by ``id(mock)``) with a reason
     placeholder, and insert a block above an undocumented partial mock that
     starts a statement. Mocks sharing a block or a line are rewritten
     together. Returns the files rewritten, relative to ``root``; raises
-    ``SourceError`` or ``RewriteError`` before writing any file."""
+    ``SourceError`` or ``RewriteError`` before writing any file. With
+    ``preview``, nothing is written: a unified diff per file is appended to it,
+    and no file is returned."""
     stale_lines = {(f.path, f.line) for f in findings if f.symbol == STALE_UNTESTED_BRANCH_DOC.symbol}
     plans: dict[tuple[str, int], tuple[MockUnderTest, list[str]]] = {}  # (path, anchor line) -> mock, new entries
     for mock in mocks:
@@ -51,6 +58,7 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
             if line not in planned:
                 planned.append(line)
     edits: dict[str, list[tuple[int, int, list[str]]]] = {}  # path -> (first line, last line, new lines)
+    limit = line_length(root)
     texts: dict[str, SourceText] = {}
     for (relative, anchor), (mock, new) in sorted(plans.items()):
         text = texts.get(relative) or texts.setdefault(relative, SourceText.read(root / relative))
@@ -58,7 +66,7 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
         if mock.block is None:
             if new:
                 indent = _indent(lines[anchor - 1])
-                inserted = [f"{indent}# mock-partial: {mock.summary}", *(f"{indent}#   {line}" for line in new)]
+                inserted = [f"{indent}# mock-partial: {mock.summary}", *(w for line in new for w in wrapped(indent, line, limit))]
                 edits.setdefault(relative, []).append((anchor, anchor - 1, inserted))
             continue
         block = mock.block
@@ -79,7 +87,7 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
             kept.append(lines[number - 1])
             if owner is not None:
                 insert_at = len(kept)
-        kept[insert_at:insert_at] = [f"{indent}#   {line}" for line in new]
+        kept[insert_at:insert_at] = [w for line in new for w in wrapped(indent, line, limit)]
         edits.setdefault(relative, []).append((block.line, block.end_line, kept))
     encoded: dict[str, bytes] = {}
     for relative, file_edits in edits.items():
@@ -91,6 +99,13 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
         if not same_code(text.data, encoded[relative]):  # a safeguard: blocks and openings come from tokens
             raise RewriteError(f"cannot rewrite the '# mock-partial:' blocks of {relative}: the new comment lines "
                                "would change its code; no file was rewritten.")
+    if preview is not None:
+        for relative in sorted(encoded):
+            text = texts[relative]
+            before = text.data.decode(text.encoding).splitlines(keepends=True)
+            after = encoded[relative].decode(text.encoding).splitlines(keepends=True)
+            preview.append("".join(difflib.unified_diff(before, after, f"a/{relative}", f"b/{relative}")))
+        return []
     for relative, data in encoded.items():
         _write(root, relative, data)
     return sorted(edits)
