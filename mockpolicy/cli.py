@@ -19,16 +19,18 @@ from pathlib import Path
 from typing import TextIO
 
 from mockpolicy import baseline, gitio, matching
+from mockpolicy.cache import FindingsCache, cache_directory
 from mockpolicy.console import Progress, wants_colour
+from mockpolicy.deps import digest
 from mockpolicy.diffs import FILTERS
-from mockpolicy.engine import Session
+from mockpolicy.engine import Session, analysis_error
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, emit, plain
 from mockpolicy.identity import Identity
 from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
-from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_RULES, doc_text, lookup
+from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_RULES, doc_text, lookup
 from mockpolicy.scopes import Scopes
 from mockpolicy.selection import Selection
 from mockpolicy.source import SourceError, read_source
@@ -62,6 +64,8 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--extend-select", type=_rule_list, default=[], metavar="RULES", help="rules to run as well")
         command.add_argument("--ignore", type=_rule_list, default=[], metavar="RULES", help="rules not to run")
         command.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or progress")
+        command.add_argument("--no-cache", action="store_true",
+                             help="neither read nor write the findings cache ([tool.mockpolicy] cache-dir)")
         return command
 
     def reporting(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -145,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(run, report, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
         if args.command == "review" and (args.post is None) != (args.pr is None):
             raise UsageError("--post and --pr go together: `--post github --pr N`.")
-        run = _collect(args.paths, args.jobs, report)
+        run = _collect(args.paths, args.jobs, report, cache=not args.no_cache)
         if args.command == "review":
             return _review(_filtered(run, args), args, report)
         data = getattr(args, "data", None)
@@ -266,14 +270,15 @@ class Run:
         return Scopes(self.project.root)
 
 
-def _collect(paths: list[str], jobs: int, report: Report = Report()) -> Run:
+def _collect(paths: list[str], jobs: int, report: Report = Report(), cache: bool = False) -> Run:
     project, roots, why = _project_and_roots(paths)
     files = sorted(set(_python_files(roots)))
     # Said on a terminal, and anywhere when the whole project is walked for want of tests.
     if not report.quiet and (sys.stderr.isatty() or roots == [project.root] and not paths):
         _say(f"mockpolicy: analysing {len(files):,} file{'s' if len(files) != 1 else ''} under "
              f"{_listed(project, roots)} ({why})", file=sys.stderr)
-    return Run(project, roots, files, analyse_files(files, jobs, Progress(sys.stderr, len(files), not report.quiet)))
+    progress = Progress(sys.stderr, len(files), not report.quiet)
+    return Run(project, roots, files, analyse_files(files, jobs, progress, cache))
 
 
 def _listed(project: Project, roots: list[Path]) -> str:
@@ -521,50 +526,96 @@ def _python_files(roots: list[Path]) -> Iterator[Path]:
                     yield here / name
 
 
-def analyse_files(files: Sequence[Path], jobs: int, progress: Progress | None = None) -> list[Finding]:
+# What analysing one file gives: its findings (paths relative to its project
+# root), and, when its analysis was tracked and can be cached, a digest of its
+# bytes and its dependencies with their facts (see mockpolicy.deps).
+Analysed = tuple[list[Finding], str | None, dict[str, str] | None]
+
+
+def analyse_files(
+    files: Sequence[Path], jobs: int, progress: Progress | None = None, cache: bool = False
+) -> list[Finding]:
     """Findings for ``files``, paths relative to each file's project root, sorted.
 
-    With ``jobs`` > 1 the files are shared among at most that many worker
-    processes (never more than there are files), each with its own session;
-    workers end with their parent.
+    With ``cache``, files whose entry in their project's findings cache is
+    valid are not analysed again, and the others are remembered there. With
+    ``jobs`` > 1 the files to analyse are shared among at most that many
+    worker processes (never more than there are files), each with its own
+    session; workers end with their parent.
     """
     progress = progress or Progress(sys.stderr, len(files), enabled=False)
-    workers = min(jobs, len(files))
+    session = Session(track=cache)
+    caches: dict[Path, FindingsCache] = {}
     batches: list[list[Finding]] = []
+    todo: list[Path] = []
     try:
+        for path in files:
+            found = _cache_of(session, caches, path).get(path, session.engine_for(path).project.relative(path)) if cache else None
+            if found is None:
+                todo.append(path)
+            else:
+                batches.append(found)
+                progress.advance()
+        workers = min(jobs, len(todo))
         if workers > 1:
-            chunk = max(1, len(files) // (workers * 8))
-            with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
-                for batch in pool.map(_analyse_in_worker, files, chunksize=chunk):
-                    batches.append(batch)
+            chunk = max(1, len(todo) // (workers * 8))
+            with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(cache,)) as pool:
+                for path, analysed in zip(todo, pool.map(_analyse_in_worker, todo, chunksize=chunk)):
+                    batches.append(_remembered(session, caches, path, analysed))
                     progress.advance()
         else:
-            session = Session()
-            for path in files:
-                batches.append(_analyse_one(session, path))
+            for path in todo:
+                batches.append(_remembered(session, caches, path, _analyse_one(session, path)))
                 progress.advance()
     finally:
         progress.finish()
+        for opened in caches.values():
+            opened.close()
     return sorted(finding for batch in batches for finding in batch)
 
 
-def _analyse_one(session: Session, path: Path) -> list[Finding]:
+def _cache_of(session: Session, caches: dict[Path, FindingsCache], path: Path) -> FindingsCache:
+    project = session.engine_for(path).project
+    found = caches.get(project.root)
+    if found is None:
+        found = caches[project.root] = FindingsCache(project, cache_directory(project))
+    return found
+
+
+def _remembered(session: Session, caches: dict[Path, FindingsCache], path: Path, analysed: Analysed) -> list[Finding]:
+    findings, data_digest, deps = analysed
+    if data_digest is not None and deps is not None:
+        relative = session.engine_for(path).project.relative(path)
+        _cache_of(session, caches, path).put(relative, data_digest, deps, findings)
+    return findings
+
+
+def _analyse_one(session: Session, path: Path) -> Analysed:
     engine = session.engine_for(path)
     relative = engine.project.relative(path)
-    return [replace(f, path=relative) for f in engine.analyse_file(path)]
+    if not engine.tracker.enabled:
+        return [replace(f, path=relative) for f in engine.analyse_file(path)], None, None
+    try:
+        data = engine.read(path)
+    except SourceError as exc:
+        return [analysis_error(relative, str(exc))], None, None
+    findings, deps = engine.analyse_tracked(str(path), data)
+    findings = [replace(f, path=relative) for f in findings]
+    failed = any(f.symbol == ANALYSIS_ERROR.symbol and "internal error" in f.message for f in findings)
+    return findings, None if failed else digest(data), deps
 
 
 _worker_session: Session | None = None  # the session of a worker process (see _start_worker)
 
 
-def _start_worker() -> None:
+def _start_worker(track: bool = False) -> None:
     """Set up a worker process: its own session, and death with its parent."""
     global _worker_session
-    _worker_session = Session()
+    _worker_session = Session(track=track)
     _die_with_parent()
 
 
-def _analyse_in_worker(path: Path) -> list[Finding]:
+def _analyse_in_worker(path: Path) -> Analysed:
     assert _worker_session is not None
     return _analyse_one(_worker_session, path)
 
