@@ -1,5 +1,6 @@
 """The ``mockpolicy`` command: ``check``, ``review``, ``baseline``, ``prune``,
-``branches``, ``explain`` and ``merge-baseline`` (git's merge driver for the baseline).
+``branches``, ``explain``, ``merge`` (of ``check --shard`` results) and
+``merge-baseline`` (git's merge driver for the baseline).
 
 ``main(argv) -> int`` returns an exit status: 0 clean, 1 findings, 2 usage or
 configuration error (one sentence on stderr, never a traceback).
@@ -18,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from mockpolicy import baseline, gitio, matching
+from mockpolicy import baseline, gitio, matching, shards
 from mockpolicy.cache import FindingsCache, cache_directory
 from mockpolicy.console import Progress, wants_colour
 from mockpolicy.deps import digest
@@ -76,13 +77,24 @@ def _parser() -> argparse.ArgumentParser:
                              help="put PREFIX before paths in sarif/github/gitlab/rdjson (default: the project's folder in its git repository)")
         return command
 
+    def judging(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
+        command.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
+        command.add_argument(
+            "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
+        )
+
     check = reporting(analysing("check", "run every static rule; report what the baseline does not allow"))
     check.add_argument("--statistics", action="store_true", help="show the number of findings per rule instead of the findings")
-    check.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
-    check.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
-    check.add_argument(
-        "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
-    )
+    judging(check)
+    check.add_argument("--shard", type=_shard, metavar="K/N",
+                       help="analyse shard K of N (balanced by size) and write its result for `mockpolicy merge`")
+    merge_shards = reporting(commands.add_parser(
+        "merge", help="combine the results of `check --shard K/N` into the report one `check` would give"))
+    merge_shards.add_argument("results", nargs="+", metavar="RESULT", help="the shards' result files")
+    merge_shards.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary")
+    merge_shards.add_argument("--statistics", action="store_true", help="show the number of findings per rule instead of the findings")
+    judging(merge_shards)
     review = reporting(analysing("review", "report new findings on the lines a change adds; optionally post them to GitHub"))
     review.add_argument("--base", required=True, metavar="REF", help="review the change since the merge base of REF and HEAD")
     review.add_argument("--filter", choices=FILTERS, default="added", dest="filter_mode",
@@ -95,11 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     prune = analysing("prune", "drop baseline entries that no longer match and lower counts")
     branches = reporting(analysing("branches", "check '# mock-partial:' blocks against coverage data of a test run"))
     branches.add_argument("--data", default=".coverage", metavar="FILE", help="coverage data file (default: .coverage)")
-    branches.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
-    branches.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
-    branches.add_argument(
-        "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
-    )
+    judging(branches)
     branches.add_argument("--fix", action="store_true", help="rewrite the blocks' 'untested:' lines from the data")
     for command in (record, prune):
         command.add_argument(
@@ -126,6 +134,13 @@ def _rule_list(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        return shards.parse_shard(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _jobs(text: str) -> int:
     try:
         value = int(text)
@@ -144,12 +159,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "merge-baseline":
             return _merge_baseline(Path(args.base), Path(args.ours), Path(args.theirs))
         report = Report.from_args(args)
+        if args.command == "merge":
+            return _merge(args, report)
         if args.command == "branches":
             run = _filtered(_collect_coverage(args.paths, Path(args.data), args.fix, report), args)
             return _check(run, report, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
         if args.command == "review" and (args.post is None) != (args.pr is None):
             raise UsageError("--post and --pr go together: `--post github --pr N`.")
-        run = _collect(args.paths, args.jobs, report, cache=not args.no_cache)
+        shard = getattr(args, "shard", None)
+        if shard is not None:
+            _shard_alone(args)
+        run = _collect(args.paths, args.jobs, report, cache=not args.no_cache, shard=shard)
         if args.command == "review":
             return _review(_filtered(run, args), args, report)
         data = getattr(args, "data", None)
@@ -157,6 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             covered = coverage_findings(run.project, run.files, Path(data), fix=False)
             run = replace(run, findings=sorted([*run.findings, *covered]), with_coverage=True)
         run = _filtered(run, args)
+        if shard is not None:
+            return _write_shard(run, shard, args, report)
         if args.command == "baseline":
             return _record(run, args.force)
         if args.command == "prune":
@@ -210,6 +232,16 @@ class Report:
         except OSError as exc:
             raise UsageError(f"cannot write {self.output_file}: {exc.strerror or exc}.") from None
 
+    def write_text(self, text: str) -> None:
+        """``text`` as it is, to stdout or the output file."""
+        if self.output_file is None:
+            sys.stdout.write(text)
+            return
+        try:
+            self.output_file.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {self.output_file}: {exc.strerror or exc}.") from None
+
     def _write_to(self, stream: TextIO, findings: Sequence[Finding], context: Context, colour: bool) -> None:
         if self.statistics:
             stream.write(plain.statistics_json(findings) if self.fmt == "json" else plain.statistics_text(findings, colour))
@@ -250,6 +282,7 @@ class Run:
     files: list[Path]
     findings: list[Finding]
     with_coverage: bool = False  # whether ``findings`` include coverage-based ones
+    everything: str = ""  # for a shard: the digest of every file of the whole run (see mockpolicy.shards)
     selection: Selection = Selection(frozenset(RULES_BY_SYMBOL))  # the rules this run reports
 
     def covers(self, relative: str) -> bool:
@@ -270,15 +303,55 @@ class Run:
         return Scopes(self.project.root)
 
 
-def _collect(paths: list[str], jobs: int, report: Report = Report(), cache: bool = False) -> Run:
+def _collect(
+    paths: list[str], jobs: int, report: Report = Report(), cache: bool = False, shard: tuple[int, int] | None = None
+) -> Run:
     project, roots, why = _project_and_roots(paths)
     files = sorted(set(_python_files(roots)))
+    everything = ""
+    if shard is not None:
+        everything = shards.digest_of([project.relative(path) for path in files])
+        files = shards.share(files, *shard)
+        why += f"; shard {shard[0]}/{shard[1]}"
     # Said on a terminal, and anywhere when the whole project is walked for want of tests.
     if not report.quiet and (sys.stderr.isatty() or roots == [project.root] and not paths):
         _say(f"mockpolicy: analysing {len(files):,} file{'s' if len(files) != 1 else ''} under "
              f"{_listed(project, roots)} ({why})", file=sys.stderr)
     progress = Progress(sys.stderr, len(files), not report.quiet)
-    return Run(project, roots, files, analyse_files(files, jobs, progress, cache))
+    return Run(project, roots, files, analyse_files(files, jobs, progress, cache), everything=everything)
+
+
+def _shard_alone(args: argparse.Namespace) -> None:
+    """Refuse options that judge findings on a shard: ``merge`` judges."""
+    judging = [name for name, given in (
+        ("--format", args.format != "text"), ("--statistics", args.statistics), ("--base", args.base is not None),
+        ("--no-baseline", args.no_baseline), ("--allow-stale", args.allow_stale), ("--exit-zero", args.exit_zero),
+        ("--path-prefix", args.path_prefix is not None),
+    ) if given]
+    if judging:
+        raise UsageError(f"--shard leaves judging to `mockpolicy merge`: give {', '.join(judging)} to merge instead.")
+
+
+def _write_shard(run: Run, shard: tuple[int, int], args: argparse.Namespace, report: Report) -> int:
+    project = run.project
+    result = shards.ShardResult(
+        shard[0], shard[1], run.everything, [project.relative(root) for root in run.roots],
+        sorted(project.relative(path) for path in run.files), run.findings,
+        {"select": args.select, "ignore": args.ignore, "extend_select": args.extend_select},
+    )
+    report.write_text(result.dumps())
+    return EXIT_OK
+
+
+def _merge(args: argparse.Namespace, report: Report) -> int:
+    """Judge the shards' results together, as one ``check`` of all their files would."""
+    result = shards.combined([Path(path) for path in args.results])
+    project = load_project(find_root(Path.cwd()))
+    options = result.options
+    selection = project.selection.narrowed(options.get("select"), options.get("ignore") or [], options.get("extend_select") or [])
+    run = Run(project, [project.root / root for root in result.roots], [project.root / name for name in result.files],
+              result.findings, selection=selection)
+    return _check(run, report, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
 
 
 def _listed(project: Project, roots: list[Path]) -> str:
