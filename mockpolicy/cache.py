@@ -138,6 +138,11 @@ class Digests:
             self._fresh[key] = [*stamp, found]
         return found
 
+    @property
+    def learnt(self) -> bool:
+        """Whether this run hashed files the file does not know yet."""
+        return bool(self._fresh)
+
     def save(self) -> None:
         """Add what this run learnt to the file (best effort)."""
         if not self._fresh:
@@ -251,8 +256,12 @@ class FindingsCache:
         self._ready = True
 
     def close(self) -> None:
-        """Keep the digests this run computed for the next one."""
-        if self._ready:
+        """Keep the digests this run computed for the next one (best effort)."""
+        if self.digests.learnt:
+            try:
+                self._prepare()
+            except OSError:
+                return
             self.digests.save()
 
 
