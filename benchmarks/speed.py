@@ -6,7 +6,7 @@ Prints, measured in this one run on this machine:
   * parse   - ``ast.parse`` of every .py file under TESTS plus every first-party
               module their mock targets resolve into (the floor for any
               static resolver);
-  * check   - ``mockpolicy check TESTS`` in a fresh process (cold: no caches);
+  * check   - ``mockpolicy check --no-cache TESTS`` in a fresh process (cold: no caches);
   * ratio check/parse (target: <= 2.0);
   * with --pylint-subdir: ``pylint`` with and without ``--load-plugins
     mockpolicy`` on that folder, default checks: time (target ratio <= 1.10)
@@ -109,7 +109,7 @@ def main() -> int:
     finally:
         manifest.unlink()
         everything.unlink()
-    check, check_memory, _ = _median_with_memory([*MOCKPOLICY, "check", "-q", args.tests], root, args.repeat)
+    check, check_memory, _ = _median_with_memory([*MOCKPOLICY, "check", "-q", "--no-cache", args.tests], root, args.repeat)
     print(f"files: {len(files['tests'])} test files, {len(files['sources'])} first-party sources resolved into")
     print(f"parse (ast.parse of both, incl. {startup:.2f}s interpreter start): {parse:.2f}s")
     print(f"mockpolicy check, cold process: {check:.2f}s, peak {check_memory:.0f} MiB")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy.annotations import Annotations
+from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
 from mockpolicy.functions import FunctionNode
 from mockpolicy.libraries import Libraries
@@ -23,6 +24,7 @@ from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import MockSite, Target, TestModule
+from mockpolicy.source import SourceError, read_source
 from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import Kind, Value
 
@@ -32,7 +34,8 @@ class Memo:
     functions mocks replace. Only modules the engine's index holds for its
     whole life (never the file under analysis) are remembered here."""
 
-    def __init__(self) -> None:
+    def __init__(self, tracker: Tracker | None = None) -> None:
+        self.tracker = tracker or Tracker()
         self._lines: dict[Path, list[str] | None] = {}
         self._outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
         # What ``mockpolicy.telling`` reads once per engine: the project's source
@@ -41,11 +44,18 @@ class Memo:
 
     def lines(self, path: Path) -> list[str] | None:
         """The lines of ``path`` (None when unreadable), read once."""
+        dep = ("r", "", str(path))
         if path not in self._lines:
             try:
-                self._lines[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
-            except OSError:
+                data = read_source(path)
+            except SourceError:
                 self._lines[path] = None
+                self.tracker.observe(dep, UNREADABLE)
+            else:
+                self._lines[path] = data.decode("utf-8", errors="replace").split("\n")
+                self.tracker.observe(dep, digest(data))
+        else:
+            self.tracker.note(dep)
         return self._lines[path]
 
     def outcomes(self, function: FunctionNode, lines: list[str] | None) -> frozenset[Outcome] | None:

@@ -1,5 +1,6 @@
 """The ``mockpolicy`` command: ``check``, ``review``, ``baseline``, ``prune``,
-``branches``, ``report``, ``explain`` and ``merge-baseline`` (git's merge driver for the baseline).
+``branches``, ``report``, ``explain``, ``merge`` (of ``check --shard`` results)
+and ``merge-baseline`` (git's merge driver for the baseline).
 
 ``main(argv) -> int`` returns an exit status: 0 clean, 1 findings, 2 usage or
 configuration error (one sentence on stderr, never a traceback).
@@ -17,17 +18,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from mockpolicy import baseline, gitio, matching, workers
+from mockpolicy import baseline, gitio, matching, shards, workers
+from mockpolicy.cache import FindingsCache, cache_directory
 from mockpolicy.console import Progress, wants_colour
+from mockpolicy.deps import digest
 from mockpolicy.diffs import FILTERS
-from mockpolicy.engine import Session
+from mockpolicy.engine import Session, analysis_error
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, TrendPoint, emit, plain
 from mockpolicy.identity import Identity
 from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
-from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_RULES, doc_text, lookup
+from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_RULES, doc_text, lookup
 from mockpolicy.scopes import Scopes
 from mockpolicy.selection import Selection
 from mockpolicy.source import SourceError, read_source
@@ -62,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--extend-select", type=_rule_list, default=[], metavar="RULES", help="rules to run as well")
         command.add_argument("--ignore", type=_rule_list, default=[], metavar="RULES", help="rules not to run")
         command.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or progress")
+        command.add_argument("--no-cache", action="store_true",
+                             help="neither read nor write the findings cache ([tool.mockpolicy] cache-dir)")
         return command
 
     def reporting(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -72,13 +77,24 @@ def _parser() -> argparse.ArgumentParser:
                              help="put PREFIX before paths in sarif/github/gitlab/rdjson (default: the project's folder in its git repository)")
         return command
 
+    def judging(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
+        command.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
+        command.add_argument(
+            "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
+        )
+
     check = reporting(analysing("check", "run every static rule; report what the baseline does not allow"))
     check.add_argument("--statistics", action="store_true", help="show the number of findings per rule instead of the findings")
-    check.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
-    check.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
-    check.add_argument(
-        "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
-    )
+    judging(check)
+    check.add_argument("--shard", type=_shard, metavar="K/N",
+                       help="analyse shard K of N (balanced by size) and write its result for `mockpolicy merge`")
+    merge_shards = reporting(commands.add_parser(
+        "merge", help="combine the results of `check --shard K/N` into the report one `check` would give"))
+    merge_shards.add_argument("results", nargs="+", metavar="RESULT", help="the shards' result files")
+    merge_shards.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary")
+    merge_shards.add_argument("--statistics", action="store_true", help="show the number of findings per rule instead of the findings")
+    judging(merge_shards)
     review = reporting(analysing("review", "report new findings on the lines a change adds; optionally post them to GitHub"))
     review.add_argument("--base", required=True, metavar="REF", help="review the change since the merge base of REF and HEAD")
     review.add_argument("--filter", choices=FILTERS, default="added", dest="filter_mode",
@@ -91,11 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     prune = analysing("prune", "drop baseline entries that no longer match and lower counts")
     branches = reporting(analysing("branches", "check '# mock-partial:' blocks against coverage data of a test run"))
     branches.add_argument("--data", default=".coverage", metavar="FILE", help="coverage data file (default: .coverage)")
-    branches.add_argument("--no-baseline", action="store_true", help="report every finding, ignoring the baseline")
-    branches.add_argument("--allow-stale", action="store_true", help="do not fail on baseline entries nothing matches")
-    branches.add_argument(
-        "--base", metavar="REF", help="also fail when the baseline allows more than it does at git REF (the ratchet)"
-    )
+    judging(branches)
     branches.add_argument("--fix", action="store_true", help="rewrite the blocks' 'untested:' lines from the data")
     branches.add_argument(
         "--add-blocks", action="store_true",
@@ -141,6 +153,13 @@ def _rule_list(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        return shards.parse_shard(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _jobs(text: str) -> int:
     try:
         value = int(text)
@@ -161,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "report":
             return _report(args)
         report = Report.from_args(args)
+        if args.command == "merge":
+            return _merge(args, report)
         if args.command == "branches":
             if (args.add_blocks or args.diff) and not args.fix:
                 _say(f"mockpolicy: error: {'--add-blocks' if args.add_blocks else '--diff'} needs --fix", file=sys.stderr)
@@ -174,7 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(run, report, args.no_baseline, args.allow_stale, args.base, COVERAGE_RULES)
         if args.command == "review" and (args.post is None) != (args.pr is None):
             raise UsageError("--post and --pr go together: `--post github --pr N`.")
-        run = _collect(args.paths, args.jobs, report)
+        shard = getattr(args, "shard", None)
+        if shard is not None:
+            _shard_alone(args)
+        run = _collect(args.paths, args.jobs, report, cache=not args.no_cache, shard=shard)
         if args.command == "review":
             return _review(_filtered(run, args), args, report)
         data = getattr(args, "data", None)
@@ -182,6 +206,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             covered = coverage_findings(run.project, run.files, Path(data), fix=False)
             run = replace(run, findings=sorted([*run.findings, *covered]), with_coverage=True)
         run = _filtered(run, args)
+        if shard is not None:
+            return _write_shard(run, shard, args, report)
         if args.command == "baseline":
             return _record(run, args.force)
         if args.command == "prune":
@@ -236,6 +262,16 @@ class Report:
         except OSError as exc:
             raise UsageError(f"cannot write {self.output_file}: {exc.strerror or exc}.") from None
 
+    def write_text(self, text: str) -> None:
+        """``text`` as it is, to stdout or the output file."""
+        if self.output_file is None:
+            sys.stdout.write(text)
+            return
+        try:
+            self.output_file.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {self.output_file}: {exc.strerror or exc}.") from None
+
     def _write_to(self, stream: TextIO, findings: Sequence[Finding], context: Context, colour: bool) -> None:
         if self.statistics:
             stream.write(plain.statistics_json(findings) if self.fmt == "json" else plain.statistics_text(findings, colour))
@@ -276,6 +312,7 @@ class Run:
     files: list[Path]
     findings: list[Finding]
     with_coverage: bool = False  # whether ``findings`` include coverage-based ones
+    everything: str = ""  # for a shard: the digest of every file of the whole run (see mockpolicy.shards)
     selection: Selection = Selection(frozenset(RULES_BY_SYMBOL))  # the rules this run reports
 
     def covers(self, relative: str) -> bool:
@@ -296,14 +333,55 @@ class Run:
         return Scopes(self.project.root)
 
 
-def _collect(paths: list[str], jobs: int, report: Report = Report()) -> Run:
+def _collect(
+    paths: list[str], jobs: int, report: Report = Report(), cache: bool = False, shard: tuple[int, int] | None = None
+) -> Run:
     project, roots, why = _project_and_roots(paths)
     files = sorted(set(_python_files(roots)))
+    everything = ""
+    if shard is not None:
+        everything = shards.digest_of([project.relative(path) for path in files])
+        files = shards.share(files, *shard)
+        why += f"; shard {shard[0]}/{shard[1]}"
     # Said on a terminal, and anywhere when the whole project is walked for want of tests.
     if not report.quiet and (sys.stderr.isatty() or roots == [project.root] and not paths):
         _say(f"mockpolicy: analysing {len(files):,} file{'s' if len(files) != 1 else ''} under "
              f"{_listed(project, roots)} ({why})", file=sys.stderr)
-    return Run(project, roots, files, analyse_files(files, jobs, Progress(sys.stderr, len(files), not report.quiet)))
+    progress = Progress(sys.stderr, len(files), not report.quiet)
+    return Run(project, roots, files, analyse_files(files, jobs, progress, cache), everything=everything)
+
+
+def _shard_alone(args: argparse.Namespace) -> None:
+    """Refuse options that judge findings on a shard: ``merge`` judges."""
+    judging = [name for name, given in (
+        ("--format", args.format != "text"), ("--statistics", args.statistics), ("--base", args.base is not None),
+        ("--no-baseline", args.no_baseline), ("--allow-stale", args.allow_stale), ("--exit-zero", args.exit_zero),
+        ("--path-prefix", args.path_prefix is not None),
+    ) if given]
+    if judging:
+        raise UsageError(f"--shard leaves judging to `mockpolicy merge`: give {', '.join(judging)} to merge instead.")
+
+
+def _write_shard(run: Run, shard: tuple[int, int], args: argparse.Namespace, report: Report) -> int:
+    project = run.project
+    result = shards.ShardResult(
+        shard[0], shard[1], run.everything, [project.relative(root) for root in run.roots],
+        sorted(project.relative(path) for path in run.files), run.findings,
+        {"select": args.select, "ignore": args.ignore, "extend_select": args.extend_select},
+    )
+    report.write_text(result.dumps())
+    return EXIT_OK
+
+
+def _merge(args: argparse.Namespace, report: Report) -> int:
+    """Judge the shards' results together, as one ``check`` of all their files would."""
+    result = shards.combined([Path(path) for path in args.results])
+    project = load_project(find_root(Path.cwd()))
+    options = result.options
+    selection = project.selection.narrowed(options.get("select"), options.get("ignore") or [], options.get("extend_select") or [])
+    run = Run(project, [project.root / root for root in result.roots], [project.root / name for name in result.files],
+              result.findings, selection=selection)
+    return _check(run, report, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
 
 
 def _listed(project: Project, roots: list[Path]) -> str:
@@ -603,21 +681,72 @@ def _python_files(roots: list[Path]) -> Iterator[Path]:
                     yield here / name
 
 
-def analyse_files(files: Sequence[Path], jobs: int, progress: Progress | None = None) -> list[Finding]:
-    """Findings for ``files``, paths relative to each file's project root, sorted
-    (``jobs``: see ``workers.per_file``)."""
+# What analysing one file gives: its findings (paths relative to its project
+# root), and, when its analysis was tracked and can be cached, a digest of its
+# bytes and its dependencies with their facts (see mockpolicy.deps).
+Analysed = tuple[list[Finding], str | None, dict[str, str] | None]
+
+
+def analyse_files(
+    files: Sequence[Path], jobs: int, progress: Progress | None = None, cache: bool = False
+) -> list[Finding]:
+    """Findings for ``files``, paths relative to each file's project root, sorted.
+
+    With ``cache``, files whose entry in their project's findings cache is
+    valid are not analysed again, and the others are remembered there. The
+    files to analyse are shared among ``jobs`` workers (see ``workers.per_file``).
+    """
     progress = progress or Progress(sys.stderr, len(files), enabled=False)
+    session = Session(track=cache)
+    caches: dict[Path, FindingsCache] = {}
+    batches: list[list[Finding]] = []
+    todo: list[Path] = []
     try:
-        batches = workers.per_file(files, jobs, _analyse_one, progress.advance)
+        for path in files:
+            found = _cache_of(session, caches, path).get(path, session.engine_for(path).project.relative(path)) if cache else None
+            if found is None:
+                todo.append(path)
+            else:
+                batches.append(found)
+                progress.advance()
+        analysed = workers.per_file(todo, jobs, _analyse_one, progress.advance, session=session)
+        batches += [_remembered(session, caches, path, result) for path, result in zip(todo, analysed)]
     finally:
         progress.finish()
+        for opened in caches.values():
+            opened.close()
     return sorted(finding for batch in batches for finding in batch)
 
 
-def _analyse_one(session: Session, path: Path) -> list[Finding]:
+def _cache_of(session: Session, caches: dict[Path, FindingsCache], path: Path) -> FindingsCache:
+    project = session.engine_for(path).project
+    found = caches.get(project.root)
+    if found is None:
+        found = caches[project.root] = FindingsCache(project, cache_directory(project))
+    return found
+
+
+def _remembered(session: Session, caches: dict[Path, FindingsCache], path: Path, analysed: Analysed) -> list[Finding]:
+    findings, data_digest, deps = analysed
+    if data_digest is not None and deps is not None:
+        relative = session.engine_for(path).project.relative(path)
+        _cache_of(session, caches, path).put(relative, data_digest, deps, findings)
+    return findings
+
+
+def _analyse_one(session: Session, path: Path) -> Analysed:
     engine = session.engine_for(path)
     relative = engine.project.relative(path)
-    return [replace(f, path=relative) for f in engine.analyse_file(path)]
+    if not engine.tracker.enabled:
+        return [replace(f, path=relative) for f in engine.analyse_file(path)], None, None
+    try:
+        data = engine.read(path)
+    except SourceError as exc:
+        return [analysis_error(relative, str(exc))], None, None
+    findings, deps = engine.analyse_tracked(str(path), data)
+    findings = [replace(f, path=relative) for f in findings]
+    failed = any(f.symbol == ANALYSIS_ERROR.symbol and "internal error" in f.message for f in findings)
+    return findings, None if failed else digest(data), deps
 
 
 def console_main() -> None:

@@ -49,6 +49,7 @@ OPTIONS: dict[str, str] = {
     "select": "rules to run (symbols, ids, id prefixes such as W73, or ALL; default: all)",
     "ignore": "rules not to run, named as in select",
     "extend-select": "rules to run in addition to select",
+    "cache-dir": "folder of the persistent cache, relative to the project root (default .mockpolicy_cache)",
     "per-file-ignores": 'table of path glob -> rules not to run there, e.g. {"tests/legacy/*" = ["unspecced-mock"]}',
     "mock-helpers": "list of dotted names of the project's own patching helpers that are not recognised by themselves",
 }
@@ -238,9 +239,9 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
                     f"{path}: [tool.mockpolicy] mock-helpers names {bad[0]!r}, which is not a dotted name "
                     "(e.g. 'tests.base.TestCase.mock_object')."
                 )
-        if key == "baseline" and not (isinstance(value, str) and value):
-            raise ConfigError(f"{path}: [tool.mockpolicy] baseline must be a path (a string).")
-        if key in ("baseline", "tests"):
+        if key in ("baseline", "cache-dir") and not (isinstance(value, str) and value):
+            raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a path (a string).")
+        if key in ("baseline", "tests", "cache-dir"):
             for item in [value] if isinstance(value, str) else value:
                 _check_inside(path, key, item)
         if key == "per-file-ignores" and not (

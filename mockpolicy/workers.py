@@ -17,23 +17,26 @@ T = TypeVar("T")
 
 
 def per_file(
-    files: Sequence[Path], jobs: int, job: Callable[[Session, Path], T], advance: Callable[[], None] = lambda: None
+    files: Sequence[Path], jobs: int, job: Callable[[Session, Path], T], advance: Callable[[], None] = lambda: None,
+    session: Session | None = None,
 ) -> list[T]:
     """``job(session, path)`` for each of ``files``, in order, calling ``advance``
     after each. With ``jobs`` > 1 the files are shared among at most that many
     worker processes (never more than there are files), each with its own
-    session; workers end with their parent. ``job`` must be a module-level
-    function (it is pickled)."""
+    session, tracking what it reads when ``session`` does; workers end with
+    their parent. Otherwise ``session`` (or a new one) serves. ``job`` must be
+    a module-level function (it is pickled)."""
     workers = min(jobs, len(files))
     results: list[T] = []
     if workers > 1:
         chunk = max(1, len(files) // (workers * 8))
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
+        track = session.track if session is not None else False
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(track,)) as pool:
             for result in pool.map(functools.partial(_in_worker, job), files, chunksize=chunk):
                 results.append(result)
                 advance()
         return results
-    session = Session()
+    session = session or Session()
     for path in files:
         results.append(job(session, path))
         advance()
@@ -51,10 +54,10 @@ def beside(function: Callable[[], T]) -> Iterator[Callable[[], T]]:
 _worker_session: Session | None = None  # the session of a worker process (see _start_worker)
 
 
-def _start_worker() -> None:
+def _start_worker(track: bool = False) -> None:
     """Set up a worker process: its own session, and death with its parent."""
     global _worker_session
-    _worker_session = Session()
+    _worker_session = Session(track=track)
     _die_with_parent()
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
+from mockpolicy.index import is_file
 from mockpolicy.outcomes import MOCK_VALUE, VALUE, Outcome
 from mockpolicy.partial_sites import PartialSite, blocks_of, partial_sites
 from mockpolicy.partials import Block, find_branch, has_reason
@@ -79,7 +80,7 @@ def malformed(analysis: Analysis, block: Block) -> Iterator[str]:
                 "or add a 'reason:' line"
             )
         if reference.arm == "arc":
-            if not (analysis.resolver.project.root / reference.path).is_file():
+            if not is_file(analysis.resolver.project.root / reference.path, analysis.resolver.tracker):
                 yield f"{where}: '{reference.path}' is not a file of the project"
             continue
         function = analysis.function_named(reference.qualname)
