@@ -4,6 +4,7 @@ each with its own ``Session``; the result does not depend on how many."""
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -31,7 +32,7 @@ def per_file(
     if workers > 1:
         chunk = max(1, len(files) // (workers * 8))
         track = session.track if session is not None else False
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(track,)) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(track, os.getpid())) as pool:
             for result in pool.map(functools.partial(_in_worker, job), files, chunksize=chunk):
                 results.append(result)
                 advance()
@@ -47,18 +48,18 @@ def per_file(
 def beside(function: Callable[[], T]) -> Iterator[Callable[[], T]]:
     """Run ``function`` (picklable) in one worker process while the caller goes
     on; yields a callable that waits for its result (and raises what it raised)."""
-    with ProcessPoolExecutor(max_workers=1, initializer=_die_with_parent) as pool:
+    with ProcessPoolExecutor(max_workers=1, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
         yield pool.submit(function).result
 
 
 _worker_session: Session | None = None  # the session of a worker process (see _start_worker)
 
 
-def _start_worker(track: bool = False) -> None:
+def _start_worker(track: bool, parent: int) -> None:
     """Set up a worker process: its own session, and death with its parent."""
     global _worker_session
+    _die_with_parent(parent)
     _worker_session = Session(track=track)
-    _die_with_parent()
 
 
 def _in_worker(job: Callable[[Session, Path], T], path: Path) -> T:
@@ -66,8 +67,9 @@ def _in_worker(job: Callable[[Session, Path], T], path: Path) -> T:
     return job(_worker_session, path)
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to end this process when its parent dies (a no-op elsewhere)."""
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to end this process when its parent (process ``parent``) dies,
+    and end now if it died before the request was made (a no-op elsewhere)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -78,3 +80,5 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         return
+    if os.getppid() != parent:  # the parent was gone before prctl: no signal will come
+        os._exit(1)
