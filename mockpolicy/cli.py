@@ -26,7 +26,7 @@ from mockpolicy.formats import FORMATS, Context, emit
 from mockpolicy.identity import Identity, count_identities
 from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
-from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, STATIC_RULES, doc_text, lookup
+from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, RUNTIME_RULES, STATIC_RULES, doc_text, lookup
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
@@ -82,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--data", metavar="FILE", help="also record (or prune) coverage-based findings from this coverage data"
         )
+    for command in (check, review, record, prune):
+        command.add_argument(
+            "--runtime", metavar="PATH", help="merge the runtime record at PATH (`pytest --mockpolicy-record`)"
+        )
     explain = commands.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("rule", help="a rule symbol (first-party-mock) or message id (W7301)")
     return parser
@@ -114,6 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "review" and (args.post is None) != (args.pr is None):
             raise UsageError("--post and --pr go together: `--post github --pr N`.")
         run = _collect(args.paths, args.jobs)
+        if args.runtime is not None:
+            from mockpolicy.runtime.merge import merge
+
+            merged = merge(run.project, run.files, run.findings, Path(args.runtime))
+            run = replace(run, findings=merged, with_runtime=True)
         if args.command == "review":
             return _review(run, args)
         data = getattr(args, "data", None)
@@ -124,7 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _record(run, args.force)
         if args.command == "prune":
             return _prune(run)
-        return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
+        rules = STATIC_RULES | RUNTIME_RULES if run.with_runtime else STATIC_RULES
+        return _check(run, args.format, args.no_baseline, args.allow_stale, args.base, rules)
     except MockpolicyError as exc:
         _say(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -156,6 +166,7 @@ class Run:
     files: list[Path]
     findings: list[Finding]
     with_coverage: bool = False  # whether ``findings`` include coverage-based ones
+    with_runtime: bool = False  # whether a runtime record was merged into ``findings``
 
     def covers(self, relative: str) -> bool:
         """Whether a baseline entry's path lies in what this run looked at: a file
@@ -281,9 +292,10 @@ def _record_locked(run: Run, path: Path, force: bool) -> int:
         if not force:
             raise UsageError(f"{shown} already exists; use --force to replace it, or `mockpolicy prune` to shrink it.")
         previous = baseline.load(path)  # a broken file is reported, never replaced
-        # Entries of files this run did not look at stay; so do coverage entries, unless this run judged them.
+        # Entries of files this run did not look at stay; so do coverage and runtime entries, unless this run judged them.
         kept = baseline.where(previous, lambda identity: not run.covers(identity.path) or (
-            identity.rule in COVERAGE_RULES and not run.with_coverage))
+            identity.rule in COVERAGE_RULES and not run.with_coverage) or (
+            identity.rule in RUNTIME_RULES and not run.with_runtime))
     else:
         kept = baseline.Baseline.empty()
     recorded = baseline.merge(baseline.from_findings(run.findings), kept)
@@ -303,11 +315,13 @@ def _prune(run: Run) -> int:
 def _prune_locked(run: Run, path: Path, before: baseline.Baseline) -> int:
     shown = run.project.relative(path)
     current = count_identities(f for f in run.findings if f.symbol not in baseline.NEVER_BASELINED)
-    judged = before if run.with_coverage else baseline.select(before, COVERAGE_RULES, keep=False)
+    unjudged = (COVERAGE_RULES if not run.with_coverage else frozenset()) | (
+        RUNTIME_RULES if not run.with_runtime else frozenset())
+    judged = baseline.select(before, unjudged, keep=False)
     covered = [identity.path for identity in judged.counts if run.covers(identity.path)]
     after, changed = baseline.shrink(judged, current, covered)
-    if not run.with_coverage:  # coverage entries need coverage data to be judged: kept as they are
-        after = baseline.merge(after, baseline.select(before, COVERAGE_RULES))
+    if unjudged:  # coverage (runtime) entries need coverage data (a record) to be judged: kept as they are
+        after = baseline.merge(after, baseline.select(before, unjudged))
     for identity, old, new in changed:
         what = "removed" if new == 0 else f"lowered {old} -> {new}"
         _say(f"{shown}: {what}: {identity.rule} in {identity.path} ({identity.scope or '<module>'}): "

@@ -43,6 +43,8 @@ OPTIONS: dict[str, str] = {
     "baseline": f"path of the baseline file, relative to the project root (default {DEFAULT_BASELINE})",
     "require-spec": 'which mocks need a spec: "all" (default), "first-party" (mocks of project code) or "off"',
     "max-file-size": "largest file analysed, in MiB (default 10); a larger one is reported as mock-analysis-error",
+    "record": "true (or a path inside the project) to make every pytest run write a runtime record "
+    "(default false; the path defaults to .mockpolicy/runtime.json)",
 }
 MAX_FILE_SIZE_LIMIT = 1024  # MiB: beyond this the setting is a mistake, not a choice
 REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
@@ -212,6 +214,11 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
             raise ConfigError(
                 f"{path}: [tool.mockpolicy] max-file-size must be a whole number of MiB from 1 to {MAX_FILE_SIZE_LIMIT}."
             )
+        if key == "record":
+            if not (isinstance(value, bool) or (isinstance(value, str) and value)):
+                raise ConfigError(f"{path}: [tool.mockpolicy] record must be true, false or a path (a string).")
+            if isinstance(value, str):
+                _check_inside(path, key, value)
         if key == "require-spec" and value not in REQUIRE_SPEC_CHOICES:
             choices = ", ".join(f'"{c}"' for c in REQUIRE_SPEC_CHOICES)
             raise ConfigError(f"{path}: [tool.mockpolicy] require-spec must be one of {choices}.")

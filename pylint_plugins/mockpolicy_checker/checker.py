@@ -28,14 +28,15 @@ from mockpolicy import baseline
 from mockpolicy.engine import Engine, Session, analysis_error
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
-from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, INFERRED_RULES
+from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, INFERRED_RULES, RUNTIME_RULES
 
 if TYPE_CHECKING:
     from astroid import nodes
     from pylint.lint import PyLinter
 
-# Coverage-based rules need a test run's data: only `mockpolicy branches` reports them.
-STATIC_RULES = tuple(rule for rule in ALL_RULES if rule.symbol not in COVERAGE_RULES)
+# Coverage-based rules need a test run's data: only `mockpolicy branches` reports them;
+# runtime rules need a runtime record: only `mockpolicy check --runtime` reports them.
+STATIC_RULES = tuple(rule for rule in ALL_RULES if rule.symbol not in COVERAGE_RULES | RUNTIME_RULES)
 SYMBOLS = tuple(rule.symbol for rule in STATIC_RULES)
 
 
