@@ -28,7 +28,7 @@ import pytest
 from mockpolicy.runtime import record
 from mockpolicy.runtime.describe import MISSING, defined_by, is_a, is_mock, short
 from mockpolicy.runtime.observe import Observer
-from mockpolicy.runtime.state import Change, EnvironSnapshot, Watched
+from mockpolicy.runtime.state import Change, EnvironSnapshot, Watched, equivalent
 
 WORKER_OUTPUT_KEY = "mockpolicy_record"
 SHOWN_IN_SUMMARY = 20
@@ -260,7 +260,7 @@ class Recorder:
             if own is None:
                 self._own[change.key] = [change.before, change.after, change]
             else:
-                own[1], own[2] = change.after, change
+                own[1] = change.after
 
     def _close(self, changes: list[Change]) -> None:
         for change in changes:
@@ -300,10 +300,14 @@ class Recorder:
 
     def _worth_blaming(self, change: Change, before: Any, after: Any) -> bool:
         """Whether a change left by a test is pollution rather than the code's
-        own lazy set-up: a module imported for the first time, a submodule
-        bound on its package, a value filled in where there was none."""
+        own lazy set-up or a faithful restore: a module imported for the first
+        time, a submodule bound on its package, a value filled in where there
+        was none, a copy holding the same elements, a function or class
+        defined again by a module imported again."""
         if change.state in ("environ", "cwd"):
             return True
+        if equivalent(before, after, change.before_signature):
+            return False
         if change.state == "sys.modules":
             if before is MISSING and is_a(after, types.ModuleType):
                 spec = vars(after).get("__spec__")
@@ -358,7 +362,7 @@ class Recorder:
         self._close(changes)
         for change in changes:
             watch.touched.setdefault(change.key, change.before)
-            watch.names[change.key] = change
+            watch.names.setdefault(change.key, change)
 
     def pytest_fixture_post_finalizer(self, fixturedef: Any, request: Any) -> None:
         watch = self.fixtures.pop(id(fixturedef), None)

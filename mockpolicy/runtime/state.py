@@ -10,14 +10,16 @@ value rebuilt is not a change).
 
 from __future__ import annotations
 
+import collections
 import os
 import sys
 import types
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mockpolicy.runtime.describe import MISSING, class_name, is_a
+from mockpolicy.runtime.describe import MISSING, class_name, defined_by, is_a
 
 # Names Python itself adds to or changes in a class or module namespace.
 _VOLATILE_NAMES = frozenset(
@@ -38,6 +40,7 @@ class Change:
     name: str
     before: Any
     after: Any
+    before_signature: Any = None  # the elements ``before`` held when it became current (containers)
 
 
 def _cwd() -> str:
@@ -73,7 +76,13 @@ class EnvironSnapshot:
 
 
 class Watched:
-    """Copies of the watched state, the reference later states are compared with."""
+    """Copies of the watched state, the reference later states are compared with.
+
+    The namespaces watched are those of the project's modules (as
+    ``is_own_module`` tells) and of the classes each defines; they are found
+    again only where something changed (a module imported, a namespace
+    rebound), so a suite whose tests change nothing pays one comparison.
+    """
 
     def __init__(self, is_own_module: Callable[[str], bool]) -> None:
         self._is_own_module = is_own_module
@@ -84,6 +93,10 @@ class Watched:
         self._owners: list[str] = []
         self._live: list[Mapping[str, Any]] = []
         self._saved: list[dict[str, Any]] = []
+        self._index: dict[str, int] = {}  # owner -> its place in the three lists above
+        self._own_names: dict[str, bool] = {}
+        self._modules_seen: dict[str, Any] = {}  # own module name -> the module object scanned
+        self._signatures: dict[tuple[str, ...], Any] = {}  # elements of container values when they became current
         self.take()
 
     # -- the reference ---------------------------------------------------
@@ -94,22 +107,49 @@ class Watched:
         self.environ = dict(_environ_data())
         self.modules = dict(sys.modules)
         self.cwd = _cwd()
-        self._scan()
+        self._owners, self._live, self._saved, self._index, self._modules_seen = [], [], [], {}, {}
+        self._signatures = {}
+        self._scan_modules()
 
-    def _scan(self) -> None:
-        owners, live = [], []
+    def _is_own(self, name: str) -> bool:
+        known = self._own_names.get(name)
+        if known is None:
+            known = self._own_names[name] = self._is_own_module(name)
+        return known
+
+    def _scan_modules(self) -> None:
+        """Watch the namespaces of own modules imported (or replaced) since the last scan."""
         for name, module in list(self.modules.items()):
-            if not self._is_own_module(name) or not is_a(module, types.ModuleType):
-                continue
-            namespace = vars(module)
-            owners.append(name)
-            live.append(namespace)
-            for value in list(namespace.values()):
-                if is_a(value, type) and vars(value).get("__module__") == name:
-                    owners.append(f"{name}.{class_name(value)}")
-                    live.append(vars(value))
-        self._owners, self._live = owners, live
-        self._saved = [dict(namespace) for namespace in live]
+            if self._is_own(name) and is_a(module, types.ModuleType) and self._modules_seen.get(name) is not module:
+                self._modules_seen[name] = module
+                self._watch(name, vars(module))
+                self._scan_classes(name, vars(module))
+
+    def _scan_classes(self, name: str, namespace: Mapping[str, Any]) -> None:
+        for value in list(namespace.values()):
+            if is_a(value, type) and vars(value).get("__module__") == name:
+                self._watch(f"{name}.{class_name(value)}", vars(value))
+
+    def _sign(self, key: tuple[str, ...], value: Any) -> None:
+        found = signature(value)
+        if found is None:
+            self._signatures.pop(key, None)
+        else:
+            self._signatures[key] = found
+
+    def _watch(self, owner: str, namespace: Mapping[str, Any]) -> None:
+        for name, value in list(namespace.items()):
+            if is_a(value, *_CONTAINERS):
+                self._sign(("attribute", owner, name), value)
+        place = self._index.get(owner)
+        if place is None:
+            self._index[owner] = len(self._owners)
+            self._owners.append(owner)
+            self._live.append(namespace)
+            self._saved.append(dict(namespace))
+        elif self._live[place] is not namespace:  # a module imported again, a class defined again
+            self._live[place] = namespace
+            self._saved[place] = dict(namespace)
 
     def environ_snapshot(self) -> EnvironSnapshot:
         """The reference environment, kept as it is now (the reference is
@@ -125,10 +165,8 @@ class Watched:
             return sys.modules.get(key[1], MISSING)
         if state == "cwd":
             return _cwd()
-        for owner, live in zip(self._owners, self._live):
-            if owner == key[1]:
-                return live.get(key[2], MISSING)
-        return MISSING
+        place = self._index.get(key[1])
+        return self._live[place].get(key[2], MISSING) if place is not None else MISSING
 
     # -- comparing ---------------------------------------------------------
 
@@ -153,10 +191,10 @@ class Watched:
         modules_changed = self.modules != sys.modules
         self.environ_object = os.environ
         self.environ = dict(_environ_data())
-        self.modules = dict(sys.modules)
         self.cwd = cwd
-        if modules_changed or any(change.state == "attribute" for change in changes):
-            self._scan()
+        if modules_changed:
+            self.modules = dict(sys.modules)
+            self._scan_modules()
         return changes
 
     def _environ_changes(self) -> Iterator[Change]:
@@ -183,17 +221,70 @@ class Watched:
             if before is not after:
                 yield Change("sys.modules", ("sys.modules", name), f"sys.modules[{name!r}]", before, after)
 
-    def _attribute_changes(self) -> Iterator[Change]:
-        for owner, live, saved in zip(self._owners, self._live, self._saved):
+    def _attribute_changes(self) -> list[Change]:
+        changes = []
+        for place, (owner, live, saved) in enumerate(zip(self._owners, self._live, self._saved)):
             try:
                 same = saved == live
             except Exception:  # noqa: BLE001 - compare by identity below
                 same = False
             if same:
                 continue
+            rebound = False
             for name in sorted(set(saved) | set(live)):
-                if name in _VOLATILE_NAMES:
-                    continue
                 before, after = saved.get(name, MISSING), live.get(name, MISSING)
-                if before is not after:
-                    yield Change("attribute", ("attribute", owner, name), f"{owner}.{name}", before, after)
+                if before is after:
+                    continue
+                rebound = rebound or is_a(after, type)
+                if name not in _VOLATILE_NAMES:
+                    key = ("attribute", owner, name)
+                    changes.append(Change("attribute", key, f"{owner}.{name}", before, after, self._signatures.get(key)))
+                    self._sign(key, after)
+            self._saved[place] = dict(live)
+            if rebound and owner in self._modules_seen:
+                self._scan_classes(owner, live)
+        return changes
+
+
+# Container types whose copies restore the same state: a copy holding the same
+# elements is the same value. A weak container (a registry of live objects,
+# whose elements come and go with the garbage collector) replaced by another of
+# its type is taken for such a copy, unread.
+_CONTAINERS = (list, tuple, set, frozenset, dict, collections.deque)
+_WEAK = (weakref.WeakSet, weakref.WeakKeyDictionary, weakref.WeakValueDictionary)
+_PLAIN = (str, bytes, int, float, bool, type(None))
+
+
+def signature(value: Any) -> tuple[str, frozenset[Any] | tuple[Any, ...]] | None:
+    """The elements of a container (plain values as themselves, others by
+    identity, so that no element is kept alive), or None for other objects."""
+    if not is_a(value, *_CONTAINERS):
+        return None
+    try:
+        if is_a(value, dict):
+            items = [(_element(k), _element(v)) for k, v in list(value.items())]
+            return "mapping", frozenset(items)
+        elements = tuple(_element(element) for element in list(value))
+    except Exception:  # noqa: BLE001 - a container changed while we read it
+        return None
+    ordered = not is_a(value, set, frozenset)
+    return ("sequence", elements) if ordered else ("set", frozenset(elements))
+
+
+def _element(value: Any) -> Any:
+    return value if type(value) in _PLAIN else ("id", id(value))
+
+
+def equivalent(before: Any, after: Any, before_signature: Any) -> bool:
+    """Whether ``after`` is the same value as ``before`` was (``before_signature``,
+    taken when ``before`` was current): the same elements in a copy, or the same
+    function or class defined again (a module imported or reloaded again)."""
+    if is_a(after, *_WEAK) and type(before) is type(after):
+        return True
+    if before_signature is not None:
+        now = signature(after)
+        if now is not None and now[0] == before_signature[0]:
+            return bool(now[1] == before_signature[1])
+    if type(before) is type(after) and is_a(after, type, types.FunctionType):
+        return defined_by(before)[:2] == defined_by(after)[:2]
+    return False
