@@ -210,6 +210,8 @@ class Observer:
         if stats is None:
             stats = self.mocks[key] = MockStats()
         stats.runs += 1
+        if is_a(replacement, types.FunctionType) and is_mock(vars(replacement).get("mock")):
+            replacement = vars(replacement)["mock"]  # create_autospec of a function: a function over a mock
         if is_mock(replacement):
             if stats.called is None:
                 stats.called = False
@@ -422,6 +424,8 @@ def _owner_name(target: object) -> str:
         return module or "?"
     if what == "class":
         return f"{module}.{qualname}"
+    if what == "instance":
+        return f"<{module}.{qualname} object>"
     return short(target)
 
 

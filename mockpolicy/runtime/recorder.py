@@ -89,6 +89,7 @@ class Recorder:
         self._patches_before: set[int] = set()
         self._environ_at_start: EnvironSnapshot | None = None
         self._writes: dict[tuple[str, int], list[int]] = {}
+        self._origin: dict[tuple[str, ...], tuple[Any, Any]] = {}  # state key -> (first value seen, its elements)
         self._relative: dict[str, str] = {}
         self._test_modules: dict[str, bool] = {}
 
@@ -263,7 +264,9 @@ class Recorder:
                 own[1] = change.after
 
     def _close(self, changes: list[Change]) -> None:
+        """Note where each changed state started, and end the pollutions the changes undo."""
         for change in changes:
+            self._origin.setdefault(change.key, (change.before, change.before_signature))
             blamed = self.open.pop(change.key, None)
             if blamed is not None:
                 blamed.open = False
@@ -304,6 +307,9 @@ class Recorder:
         time, a submodule bound on its package, a value filled in where there
         was none, a copy holding the same elements, a function or class
         defined again by a module imported again."""
+        origin, origin_signature = self._origin.get(change.key, (before, change.before_signature))
+        if _same(origin, after) or equivalent(origin, after, origin_signature):
+            return False  # back to where the session found it: this undoes an earlier change
         if change.state in ("environ", "cwd"):
             return True
         if equivalent(before, after, change.before_signature):

@@ -50,10 +50,18 @@ def _cwd() -> str:
         return "<removed folder>"
 
 
+# pytest sets and removes this one around every test phase.
+_PYTEST_VARIABLES = frozenset({"PYTEST_CURRENT_TEST", b"PYTEST_CURRENT_TEST"})
+
+
 def _environ_data() -> Mapping[Any, Any]:
-    """The mapping behind ``os.environ`` (its encoded dict when it is the real one)."""
+    """The mapping behind ``os.environ`` (its encoded dict when it is the real
+    one), without pytest's own variable."""
     data = getattr(os.environ, "_data", None)
-    return data if type(data) is dict else dict(os.environ)
+    data = data if type(data) is dict else dict(os.environ)
+    if _PYTEST_VARIABLES.isdisjoint(data):
+        return data
+    return {key: value for key, value in data.items() if key not in _PYTEST_VARIABLES}
 
 
 @dataclass(frozen=True)
