@@ -390,7 +390,7 @@ class Observer:
         self._note(site, method, f"{_dict_name(dic)}[{key!r}]", _old_value(old), value)
 
     def _environ_write(self, original: Any, environ: Any, key: Any, *args: Any) -> Any:
-        if self.test is not None:
+        if self.test is not None and key != "PYTEST_CURRENT_TEST":
             try:
                 site = self.site()
                 if site is not None:

@@ -197,8 +197,8 @@ class Recorder:
         self.observer.refresh()
         if self.watched is None:
             self.watched = Watched(self._is_own_module)
-        else:
-            self._close(self.watched.diff())  # between tests: nothing of a test's
+        # Between two tests only pytest runs: the state after one test's teardown
+        # is the state before the next one's setup, and is not compared again.
         for blamed in self.open.values():
             blamed.later += 1
         for identity, blamed in list(self.open.items()):

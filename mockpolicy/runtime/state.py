@@ -11,6 +11,8 @@ value rebuilt is not a change).
 from __future__ import annotations
 
 import collections
+import itertools
+import operator
 import os
 import sys
 import types
@@ -231,13 +233,12 @@ class Watched:
 
     def _attribute_changes(self) -> list[Change]:
         changes = []
-        for place, (owner, live, saved) in enumerate(zip(self._owners, self._live, self._saved)):
-            try:
-                same = saved == live
-            except Exception:  # noqa: BLE001 - compare by identity below
-                same = False
-            if same:
-                continue
+        try:  # the namespaces that differ, found in C (most do not)
+            differing = list(itertools.compress(range(len(self._live)), map(operator.ne, self._saved, self._live)))
+        except Exception:  # noqa: BLE001 - a value whose __eq__ fails: look at each by identity
+            differing = list(range(len(self._live)))
+        for place in differing:
+            owner, live, saved = self._owners[place], self._live[place], self._saved[place]
             rebound = False
             for name in sorted(set(saved) | set(live)):
                 before, after = saved.get(name, MISSING), live.get(name, MISSING)
