@@ -187,6 +187,68 @@ def test_pollution_names_the_test_that_left_state_behind(tmp_path: Path) -> None
     assert "left os.environ['APP_LEAK'] set (was unset); 4 later test(s)" in recorded.stdout
 
 
+QUIET = {
+    "src/app/registry.py": """
+        HANDLERS = {"a": 1}
+        CACHE = None
+
+
+        def warm():
+            global CACHE
+            CACHE = {"warm": True}
+        """,
+    "tests/test_quiet.py": """
+        import pytest
+
+        from app import mail, registry
+
+
+        @pytest.fixture
+        def saved_handlers():
+            saved = dict(registry.HANDLERS)
+            yield
+            registry.HANDLERS = saved
+
+
+        def test_restored_by_a_copy(saved_handlers):
+            registry.HANDLERS = {**registry.HANDLERS, "b": 2}
+
+
+        def test_lazy_set_up():
+            registry.warm()
+
+
+        def test_del_undoes_an_add():
+            mail.EXTRA = 1
+            del mail.EXTRA
+
+
+        def test_pollutes():
+            mail.RETRIES = 4
+
+
+        def test_puts_it_back():
+            mail.RETRIES = 3
+
+
+        def test_after():
+            pass
+        """,
+}
+
+
+def test_what_is_not_pollution(tmp_path: Path) -> None:
+    root = _project(tmp_path, QUIET)
+    _pytest(root, "--mockpolicy-record")
+    data = _record(root)
+    assert [(p["polluter"].split("::")[-1], p["name"], p["before"], p["after"], p["later"]) for p in data["pollution"]] == [
+        ("test_pollutes", "app.mail.RETRIES", "3", "4", 1),
+    ]
+    left = {test["scope"]: test["left"] for test in data["tests"]}
+    assert left["test_lazy_set_up"] == ["attribute app.registry.CACHE"]  # recorded, not blamed
+    assert left["test_del_undoes_an_add"] == left["test_restored_by_a_copy"] == []
+
+
 def test_mocks_record_what_they_replaced_and_whether_called(tmp_path: Path) -> None:
     root = _project(tmp_path, MOCKING)
     result = _pytest(root, "--mockpolicy-record=out/record.json")

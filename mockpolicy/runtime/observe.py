@@ -424,7 +424,7 @@ def _owner_name(target: object) -> str:
         return module or "?"
     if what == "class":
         return f"{module}.{qualname}"
-    if what == "instance":
+    if what == "instance" or (what == "value" and module != "builtins"):
         return f"<{module}.{qualname} object>"
     return short(target)
 

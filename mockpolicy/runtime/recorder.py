@@ -228,7 +228,7 @@ class Recorder:
             self._blame(item.nodeid, place, "patch", active.description + where, "not in place", "still in place",
                         ("patch", str(identity)), identity)
         for key, (before, after, change) in self._own.items():
-            if _same(before, after) or not _same(watched.current(key), after):
+            if _same(before, after) or not _same(watched.current(key), after) or self._undoes(change, before, after):
                 continue
             left.append(f"{change.state} {change.name}")
             if any(key[: len(prefix)] == prefix for prefix in covered) or not self._worth_blaming(change, before, after):
@@ -286,6 +286,9 @@ class Recorder:
         top = name.partition(".")[0]
         return top in self.first_party and not name.startswith("mockpolicy.runtime")
 
+    def _not_made_by_tests(self, value: object) -> bool:
+        return not self._made_by_tests(value)
+
     def _made_by_tests(self, value: object) -> bool:
         """A mock, or a function, class or object of the suite's own test code."""
         if is_mock(value):
@@ -301,19 +304,22 @@ class Recorder:
             self._test_modules[module] = known
         return known
 
-    def _worth_blaming(self, change: Change, before: Any, after: Any) -> bool:
-        """Whether a change left by a test is pollution rather than the code's
-        own lazy set-up or a faithful restore: a module imported for the first
-        time, a submodule bound on its package, a value filled in where there
-        was none, a copy holding the same elements, a function or class
-        defined again by a module imported again."""
+    def _undoes(self, change: Change, before: Any, after: Any) -> bool:
+        """Whether a change puts state back: where the session first found it
+        (undoing an earlier change), or a copy of it (the same elements), or
+        the same function or class defined again by a module imported again."""
         origin, origin_signature = self._origin.get(change.key, (before, change.before_signature))
-        if _same(origin, after) or equivalent(origin, after, origin_signature):
-            return False  # back to where the session found it: this undoes an earlier change
+        harmless = self._not_made_by_tests
+        return _same(origin, after) or equivalent(origin, after, origin_signature, harmless) or (
+            change.state not in ("environ", "cwd") and equivalent(before, after, change.before_signature, harmless))
+
+    def _worth_blaming(self, change: Change, before: Any, after: Any) -> bool:
+        """Whether a change left by a test (one that does not put state back)
+        is pollution rather than the code's own lazy set-up: a module imported
+        for the first time, a submodule bound on its package, a value filled in
+        where there was none."""
         if change.state in ("environ", "cwd"):
             return True
-        if equivalent(before, after, change.before_signature):
-            return False
         if change.state == "sys.modules":
             if before is MISSING and is_a(after, types.ModuleType):
                 spec = vars(after).get("__spec__")
@@ -386,7 +392,8 @@ class Recorder:
         for key, before in watch.touched.items():
             after = self.watched.current(key)
             change = watch.names[key]
-            if not _same(before, after) and self._worth_blaming(change, before, after):
+            if not _same(before, after) and not self._undoes(change, before, after) \
+                    and self._worth_blaming(change, before, after):
                 self._blame(watch.name, watch.place, change.state, change.name, *self._shown(change.state, before, after),
                             key, after)
 

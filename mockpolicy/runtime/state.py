@@ -280,20 +280,35 @@ def signature(value: Any) -> tuple[str, frozenset[Any] | tuple[Any, ...]] | None
     return ("sequence", elements) if ordered else ("set", frozenset(elements))
 
 
+def _added(container: Any, known: Any) -> list[Any]:
+    """The elements (for a mapping, the keys and values of the items) of
+    ``container`` that ``known`` (a signature's elements) does not hold."""
+    try:
+        if is_a(container, dict):
+            return [part for k, v in list(container.items()) if (_element(k), _element(v)) not in known for part in (k, v)]
+        return [element for element in list(container) if _element(element) not in known]
+    except Exception:  # noqa: BLE001 - changed while we read it
+        return [container]
+
+
 def _element(value: Any) -> Any:
     return value if type(value) in _PLAIN else ("id", id(value))
 
 
-def equivalent(before: Any, after: Any, before_signature: Any) -> bool:
+def equivalent(before: Any, after: Any, before_signature: Any, harmless: Callable[[Any], bool] = bool) -> bool:
     """Whether ``after`` is the same value as ``before`` was (``before_signature``,
-    taken when ``before`` was current): the same elements in a copy, or the same
-    function or class defined again (a module imported or reloaded again)."""
+    taken when ``before`` was current): the same elements in a copy (for a set or
+    a mapping, at least the same, any more being ``harmless``: a registry copied
+    after the code filled in an entry), or the same function or class defined
+    again (a module imported or reloaded again)."""
     if is_a(after, *_WEAK) and type(before) is type(after):
         return True
     if before_signature is not None:
         now = signature(after)
         if now is not None and now[0] == before_signature[0]:
-            return bool(now[1] == before_signature[1])
+            if now[0] == "sequence" or not now[1] >= before_signature[1]:
+                return bool(now[1] == before_signature[1])
+            return all(harmless(extra) for extra in _added(after, before_signature[1]))
     if type(before) is type(after) and is_a(after, type, types.FunctionType):
         return defined_by(before)[:2] == defined_by(after)[:2]
     return False
