@@ -89,15 +89,15 @@ def main() -> int:
     cost.add_argument("root", type=Path)
     cost.add_argument("--python", default=sys.executable)
     cost.add_argument("--rounds", type=int, default=3)
-    cost.add_argument("pytest_args", nargs=argparse.REMAINDER)
     listing = commands.add_parser("pollution")
     listing.add_argument("record", type=Path)
     listing.add_argument("root", type=Path, nargs="?")
-    args = parser.parse_args()
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
     if args.command == "overhead":
-        extra = [a for a in args.pytest_args if a != "--"]
-        return overhead(args.root.resolve(), os.path.abspath(args.python) if os.sep in args.python else args.python,
-                        args.rounds, extra)
+        python = os.path.abspath(args.python) if os.sep in args.python else args.python
+        return overhead(args.root.resolve(), python, args.rounds, argv[split + 1:])
     return pollution(args.record, args.root)
 
 

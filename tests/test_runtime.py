@@ -306,6 +306,21 @@ def test_record_setting_in_pyproject(tmp_path: Path) -> None:
     assert len(_record(root, "records/run.json")["tests"]) == 6
 
 
+@pytest.mark.parametrize(("setting", "problem"), [
+    ("3", "record must be true, false or a path (a string)"),
+    ('"../elsewhere.json"', "record must be a path inside the project, relative to it"),
+])
+def test_a_bad_record_setting_is_one_sentence(tmp_path: Path, setting: str, problem: str) -> None:
+    root = _project(tmp_path, POLLUTING)
+    with (root / "pyproject.toml").open("a", encoding="utf-8") as handle:
+        handle.write(f"\n[tool.mockpolicy]\nrecord = {setting}\n")
+    checked = mockpolicy_in_process("check", cwd=root)
+    assert checked.returncode == 2 and problem in checked.stderr and checked.stderr.count("\n") == 1
+    tested = _pytest(root)  # the suite still runs, unrecorded, with a warning
+    assert tested.returncode == 0 and "mockpolicy: not recording:" in tested.stdout and problem in tested.stdout
+    assert not (root / ".mockpolicy").exists()
+
+
 def test_a_test_path_taken_for_the_record_path_is_refused(tmp_path: Path) -> None:
     root = _project(tmp_path, POLLUTING)
     result = _pytest(root, "--mockpolicy-record", "tests")
