@@ -269,6 +269,61 @@ def test_mocks_record_what_they_replaced_and_whether_called(tmp_path: Path) -> N
     assert starts == [{"path": "tests/test_unittest_style.py", "line": 10, "runs": 1, "stopped_safely": 1}]
 
 
+UNITTEST_CLASSES = {
+    "tests/test_classes.py": """
+        import os
+        import unittest
+        from unittest import mock
+
+        from app import mail
+
+
+        class PatchedForTheClass(unittest.TestCase):
+            @classmethod
+            def setUpClass(cls):
+                cls.patcher = mock.patch.object(mail, "RETRIES", 7)
+                cls.patcher.start()
+
+            @classmethod
+            def tearDownClass(cls):
+                cls.patcher.stop()
+
+            def test_one(self):
+                self.assertEqual(mail.RETRIES, 7)
+
+            def test_two(self):
+                self.assertEqual(mail.RETRIES, 7)
+
+
+        class Leaky(unittest.TestCase):
+            def setUp(self):
+                os.environ["APP_FROM_SETUP"] = "1"
+
+            def test_three(self):
+                self.assertEqual(mail.RETRIES, 3)
+
+
+        class After(unittest.TestCase):
+            def test_four(self):
+                self.assertEqual(mail.RETRIES, 3)
+        """,
+}
+
+
+def test_unittest_classes(tmp_path: Path) -> None:
+    root = _project(tmp_path, UNITTEST_CLASSES)
+    result = _pytest(root, "--mockpolicy-record")
+    assert result.returncode == 0, result.stdout
+    data = _record(root)
+    assert [(p["polluter"], p["scope"], p["name"], p["later"]) for p in data["pollution"]] == [
+        ("tests/test_classes.py::Leaky::test_three", "Leaky.test_three", "os.environ['APP_FROM_SETUP']", 1),
+    ]
+    assert {test["scope"]: test["outcome"] for test in data["tests"]} == {
+        "PatchedForTheClass.test_one": "passed", "PatchedForTheClass.test_two": "passed",
+        "Leaky.test_three": "passed", "After.test_four": "passed",
+    }
+
+
 def test_unittest_mock_is_left_as_it_was(tmp_path: Path) -> None:
     root = _project(tmp_path, MOCKING)
     script = root / "run.py"
