@@ -411,9 +411,7 @@ class Recorder:
         if self.is_worker:
             self.config.workeroutput[WORKER_OUTPUT_KEY] = record.dumps(own)  # type: ignore[attr-defined]
             return
-        result = record.merged(self.parts) if self.parts else own
-        if self.parts and self.error is not None:
-            result.processes.append("main")
+        result = record.merged(self.parts) if self.parts else own  # under xdist, the workers' records
         record.write(self.out, result)
         self.written = result
 

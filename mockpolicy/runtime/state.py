@@ -91,7 +91,7 @@ class Watched:
     The namespaces watched are those of the project's modules (as
     ``is_own_module`` tells) and of the classes each defines; they are found
     again only where something changed (a module imported, a namespace
-    rebound), so a suite whose tests change nothing pays one comparison.
+    rebound), so a test that changes nothing costs one comparison in C.
     """
 
     def __init__(self, is_own_module: Callable[[str], bool]) -> None:
@@ -180,37 +180,27 @@ class Watched:
 
     # -- comparing ---------------------------------------------------------
 
-    def changed(self) -> bool:
-        """Whether anything differs from the reference (cheap when nothing does)."""
-        try:
-            return not (
-                os.environ is self.environ_object and self.environ == _environ_data()
-                and self.modules == sys.modules and self._saved == self._live and self.cwd == _cwd()
-            )
-        except Exception:  # noqa: BLE001 - a value whose __eq__ fails: look closer
-            return True
-
     def diff(self) -> list[Change]:
-        """What differs from the reference; the current state becomes the reference."""
-        if not self.changed():
-            return []
-        changes = [*self._environ_changes(), *self._module_changes(), *self._attribute_changes()]
+        """What differs from the reference; the current state becomes the
+        reference. Each kind of state is compared once, in C, and looked at
+        closely only when it differs."""
+        changes: list[Change] = []
+        environ = _environ_data()
+        if os.environ is not self.environ_object or environ != self.environ:
+            changes += self._environ_changes(environ)
+            self.environ_object, self.environ = os.environ, dict(environ)
+        if sys.modules != self.modules:
+            changes += self._module_changes()
+            self.modules = dict(sys.modules)
+            self._scan_modules()
+        changes += self._attribute_changes()
         cwd = _cwd()
         if cwd != self.cwd:
             changes.append(Change("cwd", ("cwd",), "the working directory", self.cwd, cwd))
-        modules_changed = self.modules != sys.modules
-        self.environ_object = os.environ
-        self.environ = dict(_environ_data())
-        self.cwd = cwd
-        if modules_changed:
-            self.modules = dict(sys.modules)
-            self._scan_modules()
+            self.cwd = cwd
         return changes
 
-    def _environ_changes(self) -> Iterator[Change]:
-        current = _environ_data()
-        if os.environ is self.environ_object and current == self.environ:
-            return
+    def _environ_changes(self, current: Mapping[Any, Any]) -> Iterator[Change]:
         decode = getattr(os.environ, "decodekey", None) if os.environ is self.environ_object else None
         value_of = getattr(os.environ, "decodevalue", None) if decode is not None else None
         for key in sorted(set(self.environ) | set(current), key=repr):
@@ -224,8 +214,6 @@ class Watched:
 
     def _module_changes(self) -> Iterator[Change]:
         current = sys.modules
-        if current == self.modules:
-            return
         for name in sorted(set(self.modules) | set(current)):
             before, after = self.modules.get(name, MISSING), current.get(name, MISSING)
             if before is not after:
