@@ -18,6 +18,7 @@ import os
 import sys
 import time
 import types
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,12 +200,11 @@ class Recorder:
             self.watched = Watched(self._is_own_module)
         # Between two tests only pytest runs: the state after one test's teardown
         # is the state before the next one's setup, and is not compared again.
-        for blamed in self.open.values():
-            blamed.later += 1
         for identity, blamed in list(self.open.items()):
             if blamed.state == "patch" and blamed.value not in self.observer.active:
-                blamed.open = False
-                del self.open[identity]
+                self._end_pollution(self.open.pop(identity))
+        for blamed in self.open.values():
+            blamed.later += 1
         self.observer.test = item.nodeid
         self.observer.environ_writes = {}
         self._own = {}
@@ -266,10 +266,16 @@ class Recorder:
     def _close(self, changes: list[Change]) -> None:
         """Note where each changed state started, and end the pollutions the changes undo."""
         for change in changes:
-            self._origin.setdefault(change.key, (change.before, change.before_signature))
+            if change.key not in self._origin:
+                self._origin[change.key] = (_Kept(change.before), change.before_signature)
             blamed = self.open.pop(change.key, None)
             if blamed is not None:
-                blamed.open = False
+                self._end_pollution(blamed)
+
+    @staticmethod
+    def _end_pollution(blamed: _Blamed) -> None:
+        blamed.open = False
+        blamed.value = None  # what it left is gone: hold no reference to it
 
     def _blame(self, polluter: str, place: tuple[str, str, int], state: str, name: str, before: str, after: str,
                key: tuple[str, ...], value: Any) -> None:
@@ -277,7 +283,7 @@ class Recorder:
         self.blamed.append(blamed)
         previous = self.open.pop(key, None)
         if previous is not None:
-            previous.open = False
+            self._end_pollution(previous)
         self.open[key] = blamed
 
     # -- what is worth blaming -----------------------------------------------
@@ -308,9 +314,9 @@ class Recorder:
         """Whether a change puts state back: where the session first found it
         (undoing an earlier change), or a copy of it (the same elements), or
         the same function or class defined again by a module imported again."""
-        origin, origin_signature = self._origin.get(change.key, (before, change.before_signature))
-        harmless = self._not_made_by_tests
-        return _same(origin, after) or equivalent(origin, after, origin_signature, harmless) or (
+        kept, origin_signature = self._origin.get(change.key, (_Kept(before), change.before_signature))
+        origin, harmless = kept.value(), self._not_made_by_tests
+        return kept.holds(after) or equivalent(origin, after, origin_signature, harmless) or (
             change.state not in ("environ", "cwd") and equivalent(before, after, change.before_signature, harmless))
 
     def _worth_blaming(self, change: Change, before: Any, after: Any) -> bool:
@@ -483,6 +489,36 @@ class Recorder:
             )
         if len(written.pollution) > SHOWN_IN_SUMMARY:
             reporter.write_line(f"  ... and {len(written.pollution) - SHOWN_IN_SUMMARY} more in {shown}")
+
+
+class _Kept:
+    """A value remembered for the whole session without keeping it alive: plain
+    values themselves, others by weak reference (None once gone, or when they
+    take none: then only their elements, in a signature, are compared)."""
+
+    __slots__ = ("_plain", "_ref")
+
+    def __init__(self, value: Any) -> None:
+        self._plain, self._ref = _NOTHING, None
+        if value is MISSING or value is None or type(value) in (str, bytes, int, float, bool):
+            self._plain = value
+        else:
+            try:
+                self._ref = weakref.ref(value)
+            except TypeError:
+                pass
+
+    def value(self) -> Any:
+        if self._plain is not _NOTHING:
+            return self._plain
+        return self._ref() if self._ref is not None else _NOTHING
+
+    def holds(self, other: Any) -> bool:
+        value = self.value()
+        return value is not _NOTHING and _same(value, other)
+
+
+_NOTHING: Any = object()
 
 
 def _same(one: Any, other: Any) -> bool:
