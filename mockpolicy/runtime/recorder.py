@@ -58,6 +58,7 @@ class _FixtureWatch:
 
     name: str
     place: tuple[str, str, int]
+    scope: str
     touched: dict[tuple[str, ...], Any] = field(default_factory=dict)
     names: dict[tuple[str, ...], Change] = field(default_factory=dict)
     patches: set[int] = field(default_factory=set)
@@ -327,9 +328,11 @@ class Recorder:
         if change.state in ("environ", "cwd"):
             return True
         if change.state == "sys.modules":
-            if before is MISSING and is_a(after, types.ModuleType):
-                spec = vars(after).get("__spec__")
-                return getattr(spec, "name", None) != change.key[1]
+            if is_a(after, types.ModuleType) and _imported(after, change.key[1]):
+                # A module imported for the first time, or another file imported under
+                # the same name (a plugin of a temporary project): not the same module twice.
+                return before is not MISSING and is_a(before, types.ModuleType) and \
+                    vars(before).get("__file__") == vars(after).get("__file__")
             return True
         name = change.key[-1]
         if before is MISSING and name.startswith("__") and name.endswith("__"):
@@ -367,7 +370,7 @@ class Recorder:
 
     def _fixture_set_up(self, fixturedef: Any, request: Any, active_before: set[int]) -> None:
         assert self.watched is not None
-        watch = _FixtureWatch(f"fixture {fixturedef.argname}", self._fixture_place(fixturedef, request))
+        watch = _FixtureWatch(f"fixture {fixturedef.argname}", self._fixture_place(fixturedef, request), fixturedef.scope)
         self._fixture_changes(watch, self.watched.diff())
         for identity, active in self.observer.active.items():
             if identity not in active_before:
@@ -390,6 +393,8 @@ class Recorder:
     def _fixture_torn_down(self, watch: _FixtureWatch) -> None:
         assert self.watched is not None
         self._fixture_changes(watch, self.watched.diff())
+        if watch.scope == "session":
+            return  # torn down after the last test: no test of this process runs with what it left
         for identity in watch.patches:
             active = self.observer.active.get(identity)
             if active is not None:
@@ -489,6 +494,12 @@ class Recorder:
             )
         if len(written.pollution) > SHOWN_IN_SUMMARY:
             reporter.write_line(f"  ... and {len(written.pollution) - SHOWN_IN_SUMMARY} more in {shown}")
+
+
+def _imported(module: Any, name: str) -> bool:
+    """Whether ``module`` was made by an import of ``name`` (not by hand)."""
+    spec = vars(module).get("__spec__")
+    return getattr(spec, "name", None) == name
 
 
 class _Kept:
