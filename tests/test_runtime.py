@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import APP_FILES, mockpolicy, mockpolicy_in_process, run, write_tree
+from conftest import APP_FILES, git, mockpolicy, mockpolicy_in_process, run, write_tree
 
 from mockpolicy.runtime import record
 
@@ -471,6 +471,23 @@ def test_check_merges_the_record(tmp_path: Path) -> None:
             "function app.mail.Mailer.send (seen at run time)") in text
     assert ("tests/test_mail.py:35:0: test-pollution This test left state behind after its teardown, seen at run "
             "time: app.mail.fetch changed from function app.mail.fetch to <Mock> (0 later tests ran with it).") in text
+
+
+def test_review_reports_the_pollution_a_change_adds(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "tests").mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "app")
+    git(root, "checkout", "-qb", "feature")
+    write_tree(root, POLLUTING)
+    git(root, "add", "tests")
+    git(root, "commit", "-qm", "tests that pollute")
+    _pytest(root, "--mockpolicy-record")
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", "--runtime", ".mockpolicy/runtime.json",
+                                   cwd=root)
+    polluting = {(f["line"], f["scope"]) for f in json.loads(result.stdout) if f["symbol"] == "test-pollution"}
+    assert polluting == {(17, "sloppy"), (26, "test_leaks_environ"), (30, "test_leaks_patch"), (34, "test_leaves_mock")}
 
 
 def test_a_stale_or_damaged_record_is_refused(tmp_path: Path) -> None:
