@@ -20,15 +20,16 @@ the tests), or when it cannot be read: one sentence, exit status 2.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mockpolicy.analysis import Analysis
 from mockpolicy.checks.first_party import is_inert
-from mockpolicy.engine import Engine, Session
+from mockpolicy.engine import Session
 from mockpolicy.findings import Finding
 from mockpolicy.project import Project
 from mockpolicy.rules import (
@@ -44,6 +45,7 @@ from mockpolicy.rules import (
 from mockpolicy.runtime import record
 from mockpolicy.runtime.record import MockUse, Pollution, Record, RecordError
 from mockpolicy.source import SourceError, decode_source, read_source
+from mockpolicy.symbols import Kind
 from mockpolicy.vocabulary import SETUP_NAMES
 
 # Kinds of mock that replace or stand in for an object (patch.dict and
@@ -60,7 +62,10 @@ def merge(project: Project, files: Sequence[Path], findings: Sequence[Finding], 
     refuse_stale(project, run, str(path))
     analysed = {project.relative(file): file for file in files}
     evidence = _Evidence(run)
-    kept = [finding for finding in findings if not evidence.clears(finding)]
+    cleared = [finding for finding in findings if evidence.clears(finding)]
+    # The run watches attributes of the project's own modules and classes only.
+    unseen = {id(f) for f in _outside_the_project(project, analysed, cleared)}
+    kept = [finding for finding in findings if id(finding) in unseen or not evidence.clears(finding)]
     added = [*pollution_findings(project, run.pollution, analysed),
              *runtime_first_party(project, run.mocks, analysed, kept)]
     return sorted([*kept, *added])
@@ -163,6 +168,34 @@ def _assigned_attribute(statement: str) -> str | None:
     return None
 
 
+def _outside_the_project(project: Project, analysed: dict[str, Path], cleared: Sequence[Finding]) -> list[Finding]:
+    """The ``unrestored-attribute-assignment`` findings of ``cleared`` whose
+    assigned object is not a module or class of the project (``builtins``, a
+    library): the run did not watch them, so it cannot clear them."""
+    wanted: dict[str, list[Finding]] = {}
+    for finding in cleared:
+        if finding.symbol == UNRESTORED_ATTRIBUTE.symbol and finding.path in analysed:
+            wanted.setdefault(finding.path, []).append(finding)
+    return _each_file(analysed, wanted, lambda analysis, found: [
+        finding for finding in found if not _assigns_project_object(project, analysis, finding)
+    ], unreadable=lambda found: found)
+
+
+def _assigns_project_object(project: Project, analysis: Analysis, finding: Finding) -> bool:
+    context = next((c for c in analysis.module.contexts if c.qualname == finding.scope), None)
+    if context is None:
+        return False
+    for node in ast.walk(context.node):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.lineno == finding.line:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Attribute):
+                    value = analysis.resolver.evaluate(target.value, analysis.module.scope(context))
+                    if value.kind in (Kind.MODULE, Kind.CLASS) and value.module and project.is_first_party(value.module):
+                        return True
+    return False
+
+
 # -- test-pollution --------------------------------------------------------------
 
 def pollution_findings(project: Project, pollution: Sequence[Pollution], analysed: dict[str, Path]) -> list[Finding]:
@@ -244,14 +277,34 @@ def runtime_first_party(
         if any(mock.line in span for span in judged.get(mock.path, [])):
             continue
         wanted.setdefault(mock.path, {}).setdefault(mock.line, mock)
-    if not wanted:
-        return []
+    return _each_file(analysed, wanted, _judge_file, unreadable=lambda _by_line: [])
+
+
+T = TypeVar("T")
+
+
+def _judged(judge: Callable[[Analysis, T], list[Finding]], item: T, analysis: Analysis) -> list[Finding]:
+    return judge(analysis, item)
+
+
+def _each_file(
+    analysed: dict[str, Path], wanted: dict[str, T], judge: Callable[[Analysis, T], list[Finding]],
+    unreadable: Callable[[T], list[Finding]],
+) -> list[Finding]:
+    """``judge(analysis, wanted[path])`` for each file of ``wanted`` (relative
+    paths), analysed by the engine; ``unreadable(...)`` for a file that cannot be."""
     session = Session()
-    found: list[Finding] = []
-    for path, by_line in sorted(wanted.items()):
+    out: list[Finding] = []
+    for path, item in sorted(wanted.items()):
         engine = session.engine_for(analysed[path])
-        found += _judge_file(engine, path, analysed[path], by_line)
-    return found
+        try:
+            data = engine.read(analysed[path])
+        except SourceError:
+            out += unreadable(item)
+            continue
+        result, _ = engine.inspect(path, data, functools.partial(_judged, judge, item))
+        out += unreadable(item) if result is None else result
+    return out
 
 
 def _replaces_first_party(project: Project, mock: MockUse) -> bool:
@@ -262,33 +315,23 @@ def _replaces_first_party(project: Project, mock: MockUse) -> bool:
     return project.is_first_party(mock.module)
 
 
-def _judge_file(engine: Engine, path: str, file: Path, by_line: dict[int, MockUse]) -> list[Finding]:
-    try:
-        data = engine.read(file)
-    except SourceError:
-        return []
-
-    def job(analysis: Analysis) -> list[Finding]:
-        out = []
-        for line, mock in sorted(by_line.items()):
-            site = next((s for s in analysis.module.sites
-                         if s.call.lineno <= line <= (s.call.end_lineno or s.call.lineno)), None)
-            if site is not None:
-                call = site.call
-                if analysis.annotations.find("boundary", call.lineno, call.end_lineno or call.lineno) or is_inert(site):
-                    continue
-                finding = analysis.finding(call, FIRST_PARTY_MOCK.symbol, _message(mock), site.owner.qualname)
-            else:
-                if analysis.annotations.find("boundary", line, line):
-                    continue
-                text = analysis.annotations.lines[line - 1] if line <= len(analysis.annotations.lines) else ""
-                finding = Finding(path, line, len(text) - len(text.lstrip()), FIRST_PARTY_MOCK.symbol, _message(mock),
-                                  scope=_scope_at(analysis, line), statement=text.strip())
-            out.append(finding)
-        return out
-
-    result, failure = engine.inspect(path, data, job)
-    return result or []
+def _judge_file(analysis: Analysis, by_line: dict[int, MockUse]) -> list[Finding]:
+    out = []
+    for line, mock in sorted(by_line.items()):
+        site = next((s for s in analysis.module.sites if s.call.lineno <= line <= (s.call.end_lineno or s.call.lineno)), None)
+        if site is not None:
+            call = site.call
+            if analysis.annotations.find("boundary", call.lineno, call.end_lineno or call.lineno) or is_inert(site):
+                continue
+            finding = analysis.finding(call, FIRST_PARTY_MOCK.symbol, _message(mock), site.owner.qualname)
+        else:
+            if analysis.annotations.find("boundary", line, line):
+                continue
+            text = analysis.annotations.lines[line - 1] if line <= len(analysis.annotations.lines) else ""
+            finding = Finding(analysis.path, line, len(text) - len(text.lstrip()), FIRST_PARTY_MOCK.symbol, _message(mock),
+                              scope=_scope_at(analysis, line), statement=text.strip())
+        out.append(finding)
+    return out
 
 
 def _scope_at(analysis: Analysis, line: int) -> str:
