@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
-__version__ = "0.1.0"
+from mockpolicy.version import __version__
+
+__all__ = ["__version__", "register"]
 
 
 def register(linter: PyLinter) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy.annotations import Annotations
+from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
 from mockpolicy.functions import FunctionNode
 from mockpolicy.libraries import Libraries
@@ -23,6 +24,8 @@ from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import MockSite, Target, TestModule
+from mockpolicy.source import SourceError, read_source
+from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import Kind, Value
 
 
@@ -31,17 +34,28 @@ class Memo:
     functions mocks replace. Only modules the engine's index holds for its
     whole life (never the file under analysis) are remembered here."""
 
-    def __init__(self) -> None:
+    def __init__(self, tracker: Tracker | None = None) -> None:
+        self.tracker = tracker or Tracker()
         self._lines: dict[Path, list[str] | None] = {}
         self._outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
+        # What ``mockpolicy.telling`` reads once per engine: the project's source
+        # files, their text and trees, the callers of each mocked function.
+        self.extra: dict[object, object] = {}
 
     def lines(self, path: Path) -> list[str] | None:
         """The lines of ``path`` (None when unreadable), read once."""
+        dep = ("r", "", str(path))
         if path not in self._lines:
             try:
-                self._lines[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
-            except OSError:
+                data = read_source(path)
+            except SourceError:
                 self._lines[path] = None
+                self.tracker.observe(dep, UNREADABLE)
+            else:
+                self._lines[path] = data.decode("utf-8", errors="replace").split("\n")
+                self.tracker.observe(dep, digest(data))
+        else:
+            self.tracker.note(dep)
         return self._lines[path]
 
     def outcomes(self, function: FunctionNode, lines: list[str] | None) -> frozenset[Outcome] | None:
@@ -64,17 +78,40 @@ class Analysis:
     annotations: Annotations
     libraries: Libraries
     memo: Memo = field(default_factory=Memo)
+    subclasses: Subclasses | None = None  # the engine's; made for this file when not given
     first_party: dict[int, list[Target]] = field(default_factory=dict)
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
 
+    def known_subclasses(self) -> Subclasses:
+        if self.subclasses is None:
+            self.subclasses = Subclasses(self.resolver)
+        return self.subclasses
+
     def first_party_targets(self, site: MockSite) -> list[Target]:
-        """The targets of ``site`` that are the project's own code."""
+        """The targets of ``site`` that are the project's own code, replaced by a
+        stand-in (not by another real object of the project)."""
         key = id(site)
         if key not in self.first_party:
-            self.first_party[key] = [t for t in site.targets if self.resolver.is_first_party(t.value)]
+            self.first_party[key] = [
+                t for t in site.targets if self.resolver.is_first_party(t.value) and not self._real_swap(site, t)
+            ]
         return self.first_party[key]
+
+    def _real_swap(self, site: MockSite, target: Target) -> bool:
+        """Whether ``target``, a first-party object, is replaced by a real object
+        of the project (``patch("pkg.plugin.MANAGER", Plugin())``): isolation,
+        with nothing faked. A mock, a lambda, a constant, or an object of a class
+        the tests define is a stand-in."""
+        if target.replacement is None or target.value.kind is not Kind.INSTANCE:
+            return False
+        value = self.resolver.evaluate(target.replacement, self.module.scope(site.owner))
+        project = self.resolver.project
+        return (
+            value.kind is Kind.INSTANCE and value.cls is not None
+            and project.is_first_party(value.cls.module) and not project.is_test_code(value.cls.module)
+        )
 
     def function_named(self, dotted: str) -> Value | None:
         """The function or method ``dotted`` names, in the project or an installed

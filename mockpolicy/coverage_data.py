@@ -4,14 +4,18 @@ place that knows its tables.
 Per-test data comes from ``pytest --cov-branch --cov-context=test``: each
 context is ``NODEID|setup``, ``NODEID|run`` or ``NODEID|teardown``, possibly
 after a static context (``[run] context = shard1``) and a ``|``. Only the
-``run`` phase counts as a test executing code. The file is opened read-only
-and read file by file, only for the files a check needs.
+``run`` phase counts as a test executing code. coverage.py's own
+``[run] dynamic_context = "test_function"`` names each test by its module and
+qualified name (``tests.test_jobs.TestJobs.test_claim``); those are mapped to
+node ids through the test modules given (parametrised cases share one
+context). The file is opened read-only and read file by file, only for the
+files a check needs.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +43,36 @@ def node_id_of(context: str) -> tuple[str, str] | None:
     return None
 
 
+def test_function_node(context: str, modules: Mapping[str, str]) -> str | None:
+    """The node id a ``dynamic_context = "test_function"`` context names
+    (``pkg.test_mod.TestX.test_y`` -> ``pkg/test_mod.py::TestX::test_y``), when
+    its module is one of ``modules``; a static prefix (``shard1|``) is dropped."""
+    name = context.rpartition("|")[2]
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        path = modules.get(".".join(parts[:cut]))
+        if path is not None:
+            return "::".join([path, *parts[cut:]])
+    return None
+
+
+def _no_tests(shown: str, others: list[str]) -> str:
+    """Why data holds no usable per-test contexts, precisely."""
+    fix = f"re-run with --cov-context=test (`{HOW_TO_RUN}`) or coverage.py's `[run] dynamic_context = \"test_function\"`"
+    if not others:
+        return (f"{shown} has no per-test contexts (it was recorded without any); {fix}; on Python 3.14+ also set "
+                '`[run] core = "ctrace"`, since the sys.monitoring core drops them.')
+    sample = ", ".join(repr(c) for c in sorted(others)[:2])
+    return (f"{shown} has {len(others)} context(s) such as {sample}, none naming a test of the files checked "
+            f"(a static context, or tests outside the paths given); {fix}.")
+
+
 class CoverageData:
     """One data file. ``tests`` maps each pytest node id to its ``run`` context ids."""
 
-    def __init__(self, path: Path, root: Path) -> None:
+    def __init__(self, path: Path, root: Path, modules: Mapping[str, str] | None = None) -> None:
+        """``modules`` maps the dotted names of the test modules to their paths
+        relative to ``root``, for coverage.py's ``test_function`` contexts."""
         self.path = path
         self.root = root
         shown = str(path)
@@ -51,8 +81,11 @@ class CoverageData:
         if not path.is_file():
             raise CoverageDataError(f"{shown} does not exist; create it with `{HOW_TO_RUN}`.")
         try:
+            self.recorded_ns = path.stat().st_mtime_ns  # when the data was last written
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except OSError as exc:
+            raise CoverageDataError(f"{shown} cannot be read ({exc.strerror or exc}).") from None
         except sqlite3.Error as exc:
             raise CoverageDataError(f"{shown} is not a coverage.py data file ({exc}).") from None
         if not _REQUIRED_TABLES <= tables:
@@ -63,21 +96,28 @@ class CoverageData:
                 f"{shown} holds line coverage only; re-run with --cov-branch (`{HOW_TO_RUN}`)."
             )
         self.tests: dict[str, set[int]] = {}
+        others: list[str] = []
         for context_id, context in self._rows("SELECT id, context FROM context"):
             parsed = node_id_of(str(context))
             if parsed is not None and parsed[1] == "run":
                 self.tests.setdefault(parsed[0], set()).add(context_id)
+            elif parsed is None and context:
+                others.append(str(context))
+                node = test_function_node(str(context), modules or {})
+                if node is not None:
+                    self.tests.setdefault(node, set()).add(context_id)
         if not self.tests:
-            raise CoverageDataError(
-                f"{shown} has no per-test contexts; re-run with --cov-context=test (`{HOW_TO_RUN}`); "
-                'on Python 3.14+ also set `[run] core = "ctrace"`, since the sys.monitoring core drops them.'
-            )
+            raise CoverageDataError(_no_tests(shown, others))
         columns = {row[1] for row in self._rows("PRAGMA table_info(arc)")}
         if not {"file_id", "context_id", "fromno", "tono"} <= columns:
             raise CoverageDataError(f"{shown} is not a coverage.py data file (its arc table has other columns).")
         self.files: dict[str, int] = {}
+        self.recorded_here: set[str] = set()  # files of ``files`` measured in this checkout (by absolute path)
         for file_id, measured in self._rows("SELECT id, path FROM file"):
-            self.files[_project_path(str(measured), root, path.parent)] = file_id
+            relative = _project_path(str(measured), root, path.parent)
+            self.files[relative] = file_id
+            if Path(str(measured)).is_absolute() and _inside(Path(str(measured)), root):
+                self.recorded_here.add(relative)
         self._arcs: dict[int, dict[int, set[Arc]]] = {}
 
     def _rows(self, sql: str, parameters: Iterable[object] = ()) -> list[tuple[Any, ...]]:
@@ -133,6 +173,14 @@ def executed_lines(arcs: Iterable[Arc]) -> set[int]:
         if end > 0:
             lines.add(end)
     return lines
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root)
+    except (ValueError, OSError):
+        return False
+    return True
 
 
 def _project_path(measured: str, root: Path, data_folder: Path) -> str:

@@ -17,8 +17,10 @@ from typing import TypeVar
 from mockpolicy.analysis import Analysis, Family, Memo
 from mockpolicy.annotations import Annotations
 from mockpolicy.checks import FAMILIES
+from mockpolicy.deps import Tracker
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import Fixtures
+from mockpolicy.helpers import Helpers
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
 from mockpolicy.libraries import Libraries
 from mockpolicy.project import Project, find_root, load_project
@@ -26,6 +28,7 @@ from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANALYSIS_ERROR
 from mockpolicy.sites import TestModule
 from mockpolicy.source import SourceError, decode_source, read_source
+from mockpolicy.subclasses import Subclasses
 
 T = TypeVar("T")
 
@@ -33,17 +36,23 @@ T = TypeVar("T")
 class Engine:
     """Analyses files of one project."""
 
-    def __init__(self, project: Project, families: Sequence[Family] = FAMILIES, lean: bool = False) -> None:
+    def __init__(
+        self, project: Project, families: Sequence[Family] = FAMILIES, lean: bool = False, track: bool = False
+    ) -> None:
         """``lean`` trades time for memory: function bodies of the modules targets
         resolve into are dropped once indexed and parsed again when first needed
-        (for a host process, such as pylint's, whose memory is not ours)."""
+        (for a host process, such as pylint's, whose memory is not ours).
+        ``track``: note what each analysis reads (``analyse_tracked``)."""
         self.project = project
         self.families = tuple(families)
-        self.index = ModuleIndex(project.source_roots, defer_bodies=lean)
+        self.tracker = Tracker(enabled=track)
+        self.index = ModuleIndex(project.source_roots, defer_bodies=lean, tracker=self.tracker)
         self.resolver = Resolver(project, self.index)
         self.fixtures = Fixtures(project, self.index, self.resolver)
-        self.libraries = Libraries(project, defer_bodies=lean)
-        self.memo = Memo()
+        self.libraries = Libraries(project, defer_bodies=lean, tracker=self.tracker)
+        self.memo = Memo(self.tracker)
+        self.subclasses = Subclasses(self.resolver)
+        self.helpers = Helpers(self.resolver, project.mock_helpers)
 
     def read(self, path: str | Path) -> bytes:
         """The bytes of the source file at ``path``, within the project's size
@@ -58,6 +67,17 @@ class Engine:
         except SourceError as exc:
             return [analysis_error(shown, str(exc))]
         return self.analyse_source(shown, data)
+
+    def analyse_tracked(self, path: str, data: bytes) -> tuple[list[Finding], dict[str, str]]:
+        """``analyse_source`` with what the analysis read from the file system
+        besides ``data``: dependencies and the facts seen of them (see
+        mockpolicy.deps); the engine must have been made with ``track``."""
+        self.tracker.start()
+        try:
+            findings = self.analyse_source(path, data)
+        finally:
+            deps = self.tracker.stop()
+        return findings, self.tracker.facts_of(deps)
 
     def analyse_source(self, path: str, data: bytes) -> list[Finding]:
         """Findings for ``data``, the bytes of the module at ``path`` (which need
@@ -92,18 +112,22 @@ class Engine:
             )
 
     def _with_analysis(self, path: str, source: str, tree: ast.Module, job: Callable[[Analysis], T]) -> T:
-        name, is_package = module_name_for(Path(path))
+        name, is_package = module_name_for(Path(path), self.tracker)
         info = summarize(name, Path(path), is_package, tree)
         info.volatile = True  # the file under analysis: nothing about it is remembered
         self.index.add(info)
         try:
-            module = TestModule(tree, info, self.resolver, self.fixtures)
+            module = TestModule(tree, info, self.resolver, self.fixtures, self.helpers)
             try:
-                analysis = Analysis(path, source, module, self.resolver, Annotations(source), self.libraries, self.memo)
+                analysis = Analysis(
+                    path, source, module, self.resolver, Annotations(source), self.libraries, self.memo,
+                    self.subclasses,
+                )
                 return job(analysis)
             finally:
                 module.release()
         finally:
+            self.helpers.forget_file()
             self.index.discard(info)
 
 
@@ -123,8 +147,9 @@ class Session:
     """The engines of one run, one per project root, found from the files it
     is given. Drop the session to drop everything its engines learnt."""
 
-    def __init__(self, lean: bool = False) -> None:
+    def __init__(self, lean: bool = False, track: bool = False) -> None:
         self.lean = lean  # see Engine
+        self.track = track
         self._engines: dict[Path, Engine] = {}
         self._roots: dict[Path, Path] = {}
 
@@ -137,5 +162,5 @@ class Session:
             root = self._roots[directory] = find_root(directory)
         engine = self._engines.get(root)
         if engine is None:
-            engine = self._engines[root] = Engine(load_project(root), lean=self.lean)
+            engine = self._engines[root] = Engine(load_project(root), lean=self.lean, track=self.track)
         return engine

@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from mockpolicy.index import ModuleIndex, module_name_for, summarize
+from mockpolicy.deps import NO_DEPS, UNREADABLE, Deps, digest
+from mockpolicy.index import ModuleIndex, is_file, module_name_for, summarize
 from mockpolicy.project import Project
 from mockpolicy.resolve import Resolver
 from mockpolicy.source import SourceError, read_source
@@ -51,34 +52,42 @@ class Fixtures:
         self.project = project
         self.index = index
         self.resolver = resolver
-        self._conftests: dict[Path, ModuleInfo | None] = {}
-        self._chains: dict[Path, list[ModuleInfo]] = {}
+        self.tracker = index.tracker
+        # Remembered with the dependencies of their computation (see mockpolicy.deps).
+        self._conftests: dict[Path, tuple[ModuleInfo | None, Deps]] = {}
+        self._chains: dict[Path, tuple[list[ModuleInfo], Deps]] = {}
         self._defs: dict[int, dict[str, FixtureDef]] = {}
-        self._values: dict[tuple[int, str], Value] = {}
+        self._values: dict[tuple[int, str], tuple[Value, Deps]] = {}
         self._instance: dict[int, dict[str, tuple[ast.expr, FixtureDef]]] = {}
 
     # -- where fixtures come from -----------------------------------------
 
     def _conftest(self, directory: Path) -> ModuleInfo | None:
-        if directory not in self._conftests:
-            path = directory / "conftest.py"
-            info = None
-            if path.is_file():
-                try:
-                    tree = ast.parse(read_source(path), filename=str(path))
-                except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
-                    tree = None
-                if tree is not None:
-                    name, is_package = module_name_for(path)
-                    info = summarize(name, path, is_package, tree)
-            self._conftests[directory] = info
-        return self._conftests[directory]
+        return self.tracker.remembered(self._conftests, directory, lambda: self._read_conftest(directory / "conftest.py"))
+
+    def _read_conftest(self, path: Path) -> ModuleInfo | None:
+        if not is_file(path, self.tracker):
+            return None
+        try:
+            data = read_source(path)
+        except SourceError:
+            data = None
+        self.tracker.observe(("r", "", str(path)), digest(data) if data is not None else UNREADABLE)
+        try:
+            tree = ast.parse(data, filename=str(path)) if data is not None else None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None
+        if tree is None:
+            return None
+        name, is_package = module_name_for(path, self.tracker)
+        return summarize(name, path, is_package, tree)
 
     def chain(self, directory: Path) -> list[ModuleInfo]:
         """The modules whose fixtures a test in ``directory`` sees, nearest first
         (the test module itself excluded)."""
-        if directory in self._chains:
-            return self._chains[directory]
+        return self.tracker.remembered(self._chains, directory, lambda: self._chain(directory))
+
+    def _chain(self, directory: Path) -> list[ModuleInfo]:
         modules: list[ModuleInfo] = []
         current = directory
         while True:
@@ -96,7 +105,6 @@ class Fixtures:
             info = self.index.get(name)
             if info is not None:
                 modules.append(info)
-        self._chains[directory] = modules
         return modules
 
     def _declared_plugins(self, module: ModuleInfo) -> list[str]:
@@ -119,6 +127,14 @@ class Fixtures:
             if not module.volatile:
                 self._defs[id(module)] = found
         return found
+
+    def autouse(self, test_module: ModuleInfo, directory: Path) -> list[FixtureDef]:
+        """The autouse fixtures a test in ``directory`` gets: its module's and
+        those of the conftest files and plugins above it."""
+        return [
+            found for module in (test_module, *self.chain(directory))
+            for found in self._definitions(module).values() if _is_autouse(found[0])
+        ]
 
     def find(self, name: str, test_module: ModuleInfo, directory: Path) -> FixtureDef | None:
         for module in (test_module, *self.chain(directory)):
@@ -149,13 +165,15 @@ class Fixtures:
     def _value_of(self, fixture: FixtureDef, directory: Path) -> Value:
         function, module = fixture
         key = (id(function), str(directory))
-        if key in self._values:
-            return self._values[key]
+        known = self._values.get(key)
+        if known is not None:
+            self.tracker.replay(known[1])
+            return known[0]
         if module.volatile:  # a fixture of the file under analysis: not cached
             return self._evaluate_fixture(fixture, directory)
-        self._values[key] = Value(Kind.UNKNOWN)  # a fixture cycle resolves to unknown
-        value = self._evaluate_fixture(fixture, directory)
-        self._values[key] = value
+        self._values[key] = (Value(Kind.UNKNOWN), NO_DEPS)  # a fixture cycle resolves to unknown
+        value, deps = self.tracker.collect(lambda: self._evaluate_fixture(fixture, directory))
+        self._values[key] = (value, deps)
         return value
 
     def _evaluate_fixture(self, fixture: FixtureDef, directory: Path) -> Value:

@@ -19,6 +19,19 @@ CONTEXT_MANAGER_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"}
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "cachedproperty", "lazy_property"})
 
 
+def dotted_parts(expr: ast.expr) -> list[str] | None:
+    """``["a", "b", "c"]`` for the expression ``a.b.c``; None for anything but a dotted name."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    parts.append(expr.id)
+    parts.reverse()
+    return parts
+
+
 def decorator_names(node: FunctionNode) -> set[str]:
     """The last dotted component of each decorator (``pytest.fixture(...)`` -> ``fixture``)."""
     return {callee_name(decorator) for decorator in node.decorator_list}

@@ -7,6 +7,13 @@ nothing again, and comments whose finding is gone are deleted. Findings that
 no hunk holds are listed, with their markers, in the body of the review
 that first reports them (review bodies stay; only inline comments are deleted). Text from source files is
 escaped; the token is the client's alone.
+
+Markers are trusted only where the bot wrote them: on review comments and
+reviews whose author is the account the token posts as (``bot_login``), and
+only at the place the bot puts them (a comment's last line, the end of a
+review body's list item). Anyone can copy a marker into their own comment or
+review, and a suggestion block quotes source lines verbatim, so a marker
+anywhere else means nothing.
 """
 
 from __future__ import annotations
@@ -31,7 +38,13 @@ from mockpolicy.review import Change
 
 MARKER = "<!-- mockpolicy-finding: {key} -->"
 _MARKER_RE = re.compile(r"<!-- mockpolicy-finding: ([0-9a-f]{20}) -->")
+_LISTED_RE = re.compile(r"- .* <!-- mockpolicy-finding: ([0-9a-f]{20}) -->")  # a review body's list item
+COMMENT_HEADING = "**mockpolicy: `"  # how every inline comment of the bot starts
+REVIEW_HEADING = "**mockpolicy** found "  # how every review body of the bot starts
 COMMENTS_PER_REVIEW = 30  # GitHub times out on reviews with many more
+ACTIONS_BOT = "github-actions[bot]"  # who GitHub Actions' GITHUB_TOKEN posts as
+BOT_LOGIN_VARIABLE = "MOCKPOLICY_BOT_LOGIN"
+_LOGIN_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?")
 
 
 @dataclass(frozen=True)
@@ -44,15 +57,15 @@ class Posted:
     in_body: int
 
 
-def comment_body(finding: Finding, key: str, context: Context, sources: Sources) -> str:
-    """What is wrong, why, how to fix it (a suggestion when the fix is mechanical),
-    the rule's page, and the hidden marker."""
+def comment_body(finding: Finding, key: str, context: Context, line_text: str | None) -> str:
+    """What is wrong, why, how to fix it (a suggestion replacing ``line_text``,
+    the finding's line as GitHub has it, when the fix is mechanical), the
+    rule's page, and the hidden marker."""
     rule = context.rule(finding.symbol)
-    parts = [f"**mockpolicy: `{rule.symbol}`** ({rule.msgid})", "", escape(finding.message)]
+    parts = [f"{COMMENT_HEADING}{rule.symbol}`** ({rule.msgid})", "", escape(finding.message)]
     why = rule.first_paragraph("Why is this bad?")
     if why:
         parts += ["", f"**Why:** {why}"]
-    line_text = sources.line(finding.path, finding.line)
     fix = fix_for(finding, line_text)
     if fix is not None and line_text is not None:
         parts += ["", f"**Fix:** {fix.description}.", "", code_fence(fix.apply(line_text), "suggestion")]
@@ -64,8 +77,52 @@ def comment_body(finding: Finding, key: str, context: Context, sources: Sources)
     return "\n".join(parts)
 
 
-def post(api: GitHub, repository: str, pr: int, change: Change, context: Context, local_head: str) -> Posted:
-    """Bring pull request ``pr``'s mockpolicy comments in line with ``change``."""
+def bot_login(api: GitHub, configured: str | None) -> str:
+    """The login of the account the token posts as: ``configured`` when given,
+    else what ``GET /user`` says, else (a token that may not read ``/user``, as
+    GitHub Actions' ``GITHUB_TOKEN``) ``github-actions[bot]``."""
+    if configured is not None:
+        return configured
+    try:
+        user = api.request("GET", "/user").data
+    except GitHubError as refused:
+        if refused.status in (403, 404):  # "Resource not accessible by integration"
+            return ACTIONS_BOT
+        raise
+    login = user.get("login") if isinstance(user, dict) else None
+    if not isinstance(login, str) or not _LOGIN_RE.fullmatch(login):
+        raise GitHubError(f"GitHub's answer to GET /user names no login; set {BOT_LOGIN_VARIABLE} to the account the token posts as.")
+    return login
+
+
+def _by(item: object, login: str) -> bool:
+    """Whether ``item`` (a comment or review from the API) is ``login``'s (logins ignore case)."""
+    user = item.get("user") if isinstance(item, dict) else None
+    author = user.get("login") if isinstance(user, dict) else None
+    return isinstance(author, str) and author.casefold() == login.casefold()
+
+
+def _comment_key(body: str) -> str | None:
+    """The key of the marker that ends one of the bot's inline comments: the
+    last line, and only when the comment starts as the bot's do."""
+    if not body.startswith(COMMENT_HEADING):
+        return None
+    found = _MARKER_RE.fullmatch(body.rstrip().rsplit("\n", 1)[-1].strip())
+    return found.group(1) if found else None
+
+
+def _listed_keys(body: str) -> list[str]:
+    """The keys that end the list items of one of the bot's review bodies."""
+    if not body.startswith(REVIEW_HEADING):
+        return []
+    return [found.group(1) for line in body.split("\n") if (found := _LISTED_RE.fullmatch(line.rstrip("\r")))]
+
+
+def post(
+    api: GitHub, repository: str, pr: int, change: Change, context: Context, local_head: str, login: str | None = None
+) -> Posted:
+    """Bring pull request ``pr``'s mockpolicy comments in line with ``change``;
+    ``login`` is the bot's (``bot_login``'s ``configured``)."""
     pull = api.request("GET", f"/repos/{repository}/pulls/{pr}").data
     head_ref = pull.get("head") if isinstance(pull, dict) else None
     head = head_ref.get("sha") if isinstance(head_ref, dict) else None
@@ -76,18 +133,19 @@ def post(api: GitHub, repository: str, pr: int, change: Change, context: Context
             f"HEAD is {local_head[:12]} but pull request {pr}'s head is {head[:12]}; "
             "check out the pull request's head commit before posting."
         )
+    bot = bot_login(api, login)
     existing: dict[str, list[int]] = {}
     for comment in api.pages(f"/repos/{repository}/pulls/{pr}/comments"):
-        if not isinstance(comment, dict) or comment.get("in_reply_to_id"):
+        if not _by(comment, bot) or comment.get("in_reply_to_id"):
             continue
-        found = _MARKER_RE.search(str(comment.get("body", "")))
-        if found and isinstance(comment.get("id"), int):
-            existing.setdefault(found.group(1), []).append(comment["id"])
+        key = _comment_key(str(comment.get("body") or ""))
+        if key is not None and isinstance(comment.get("id"), int):
+            existing.setdefault(key, []).append(comment["id"])
     listed = {
         key
         for review in api.pages(f"/repos/{repository}/pulls/{pr}/reviews")
-        if isinstance(review, dict)
-        for key in _MARKER_RE.findall(str(review.get("body") or ""))
+        if _by(review, bot)
+        for key in _listed_keys(str(review.get("body") or ""))
     }
     sources = Sources(context.root)
     keys = finding_keys(change.findings)
@@ -95,12 +153,13 @@ def post(api: GitHub, repository: str, pr: int, change: Change, context: Context
     for finding, key in zip(change.findings, keys):
         if key in existing or key in listed:
             continue
-        if change.changed.commentable(finding.path, finding.line):
+        line, line_text = sources.github_line(finding.path, finding.line)
+        if change.changed.commentable(finding.path, line):
             inline.append({
                 "path": change.repo_prefix + finding.path,
-                "line": finding.line,
+                "line": line,
                 "side": "RIGHT",
-                "body": comment_body(finding, key, context, sources),
+                "body": comment_body(finding, key, context, line_text),
             })
         else:
             outside.append((finding, key))
@@ -119,7 +178,7 @@ def post(api: GitHub, repository: str, pr: int, change: Change, context: Context
 
 
 def _review_body(total: int, outside: Sequence[tuple[Finding, str]], context: Context) -> str:
-    lines = [f"**mockpolicy** found {total} new finding(s) in this change."]
+    lines = [f"{REVIEW_HEADING}{total} new finding(s) in this change."]
     if outside:
         lines += ["", "Outside the diff's hunks (no inline comment possible):", ""]
         for finding, key in outside:
@@ -131,18 +190,22 @@ def _review_body(total: int, outside: Sequence[tuple[Finding, str]], context: Co
 
 def post_or_fall_back(root: Path, pr: int, change: Change, context: Context) -> None:
     """Post ``change`` to pull request ``pr`` of ``$GITHUB_REPOSITORY`` with
-    ``$GITHUB_TOKEN`` (API at ``$GITHUB_API_URL``); report what was done on
-    stdout. When GitHub refuses (a fork's read-only token), print the findings
-    as workflow commands instead, so they still show as annotations."""
+    ``$GITHUB_TOKEN`` (API at ``$GITHUB_API_URL``, posting as
+    ``$MOCKPOLICY_BOT_LOGIN`` when set); report what was done on stdout. When
+    GitHub refuses (a fork's read-only token), print the findings as workflow
+    commands instead, so they still show as annotations."""
     token = os.environ.get("GITHUB_TOKEN", "").strip()
     repository = os.environ.get("GITHUB_REPOSITORY", "").strip()
     if not token:
         raise GitHubError("GITHUB_TOKEN is not set; posting a review needs a token that may write pull requests.")
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repository):
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repository, flags=re.ASCII):
         raise GitHubError(f"GITHUB_REPOSITORY must be 'owner/name', got '{repository}'.")
-    api = GitHub(os.environ.get("GITHUB_API_URL") or PUBLIC_API, token)
+    login = os.environ.get(BOT_LOGIN_VARIABLE, "").strip() or None
+    if login is not None and not _LOGIN_RE.fullmatch(login):
+        raise GitHubError(f"{BOT_LOGIN_VARIABLE} must be a GitHub login such as {ACTIONS_BOT}, got '{login}'.")
+    api = GitHub(os.environ.get("GITHUB_API_URL", "").strip() or PUBLIC_API, token)
     try:
-        posted = post(api, repository, pr, change, context, gitio.head(root))
+        posted = post(api, repository, pr, change, context, gitio.head(root), login)
     except Forbidden as refused:
         print(printable(f"mockpolicy: {refused} Printing the findings as workflow commands instead."), file=sys.stderr)
         emit(change.findings, "github", context, sys.stdout)

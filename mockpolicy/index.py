@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from mockpolicy.bodies import defer_bodies
+from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
 from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, callee_name, is_fixture
@@ -215,9 +216,13 @@ class ModuleIndex:
     source does not parse.
     """
 
-    def __init__(self, source_roots: tuple[Path, ...], defer_bodies: bool = False) -> None:
+    def __init__(
+        self, source_roots: tuple[Path, ...], defer_bodies: bool = False, tracker: Tracker | None = None, tag: str = "p"
+    ) -> None:
         self.source_roots = source_roots
         self.defer_bodies = defer_bodies  # parse function bodies again on first use (see mockpolicy.bodies)
+        self.tracker = tracker or Tracker()  # what analyses read (see mockpolicy.deps)
+        self.tag = tag  # names this index in the tracker's dependencies
         self._modules: dict[str, ModuleInfo | None] = {}
         self._located: dict[str, tuple[Path | None, bool] | None] = {}
         self._import_words: dict[Path, frozenset[str]] = {}
@@ -226,6 +231,7 @@ class ModuleIndex:
         """``(file, is_package)`` for a project module, ``(None, True)`` for a
         namespace package directory, ``None`` when there is no such module."""
         if name in self._located:
+            self.tracker.note(("l", self.tag, name))
             return self._located[name]
         result: tuple[Path | None, bool] | None = None
         parts = name.split(".")
@@ -248,6 +254,7 @@ class ModuleIndex:
                         result = (None, True)
                         break
         self._located[name] = result
+        self.tracker.observe(("l", self.tag, name), located_fact(result))
         return result
 
     def add(self, info: ModuleInfo) -> None:
@@ -264,6 +271,7 @@ class ModuleIndex:
         ``imported``, read from the words of its import statements. True for a
         module already parsed."""
         if name in self._modules:
+            self._note_module(name)
             return True
         located = self.locate(name)
         if located is None or located[0] is None:
@@ -271,16 +279,31 @@ class ModuleIndex:
         words = self._import_words.get(located[0])
         if words is None:
             try:
-                words = self._import_words[located[0]] = _import_words(read_source(located[0]))
+                data = read_source(located[0])
             except SourceError:
-                return False
+                data = None
+            self._observe_module(name, located, data)
+            words = self._import_words[located[0]] = _import_words(data) if data is not None else frozenset()
+        else:
+            self.tracker.note(("m", self.tag, name))
         return imported in words
+
+    def _observe_module(self, name: str, located: tuple[Path | None, bool] | None, data: bytes | None) -> None:
+        fact = located_fact(located) + "|" + (digest(data) if data is not None else UNREADABLE)
+        self.tracker.observe(("m", self.tag, name), fact)
+
+    def _note_module(self, name: str) -> None:
+        info = self._modules[name]
+        if info is None or not info.volatile:  # the file under analysis is keyed by its own bytes
+            self.tracker.note(("m", self.tag, name))
 
     def get(self, name: str) -> ModuleInfo | None:
         if name in self._modules:
+            self._note_module(name)
             return self._modules[name]
         located = self.locate(name)
         info: ModuleInfo | None = None
+        data: bytes | None = None
         if located is not None:
             path, is_package = located
             info = ModuleInfo(name, path, is_package)
@@ -290,35 +313,43 @@ class ModuleIndex:
                     tree = ast.parse(data, filename=str(path))
                 except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
                     tree = None
-                if tree is not None:
+                if tree is not None and data is not None:
                     info = summarize(name, path, is_package, tree)
                     if self.defer_bodies:
                         try:
                             defer_bodies(tree, decode_source(data))
                         except (UnicodeDecodeError, SyntaxError):
                             pass  # bodies stay as parsed
+        self._observe_module(name, located, data)
         self._modules[name] = info
         return info
 
 
-def module_name_for(path: Path) -> tuple[str, bool]:
+def module_name_for(path: Path, tracker: Tracker | None = None) -> tuple[str, bool]:
     """The dotted module name of a source file and whether it is a package.
 
     The name is found as pytest's default import mode finds it: climb while the
-    directory holds ``__init__.py``.
+    directory holds ``__init__.py`` (each look noted in ``tracker``).
     """
     is_package = path.name == "__init__.py"
-    prefix = _package_prefix(path.parent)
+    prefix = _package_prefix(path.parent, tracker or Tracker())
     if is_package:
         return ".".join(prefix) or path.parent.name, True
     return ".".join([*prefix, path.stem]), False
 
 
-def _package_prefix(directory: Path) -> tuple[str, ...]:
+def _package_prefix(directory: Path, tracker: Tracker) -> tuple[str, ...]:
     """The package names from the outermost package down to ``directory``
     (read from the file system each time: packages may appear between runs)."""
     names: list[str] = []
-    while (directory / "__init__.py").is_file() and directory.parent != directory:
+    while is_file(directory / "__init__.py", tracker) and directory.parent != directory:
         names.append(directory.name)
         directory = directory.parent
     return tuple(reversed(names))
+
+
+def is_file(path: Path, tracker: Tracker) -> bool:
+    """Whether ``path`` is a regular file, noted in ``tracker``."""
+    found = path.is_file()
+    tracker.observe(("e", "", str(path)), "1" if found else "0")
+    return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mockpolicy.deps import Tracker
 from mockpolicy.index import ModuleIndex
 from mockpolicy.project import Project
 from mockpolicy.resolve import Resolver
@@ -20,22 +21,18 @@ from mockpolicy.symbols import Kind, Value
 class Libraries:
     """Resolves dotted paths into installed libraries; built on first use."""
 
-    def __init__(self, project: Project, defer_bodies: bool = False) -> None:
+    def __init__(self, project: Project, defer_bodies: bool = False, tracker: Tracker | None = None) -> None:
         self.project = project
         self.defer_bodies = defer_bodies
+        self.tracker = tracker
         self._resolver: Resolver | None = None
 
     @property
     def resolver(self) -> Resolver:
         if self._resolver is None:
-            own = {self.project.root, *self.project.source_roots, *self.project.test_paths}
-            roots: list[Path] = []
-            for entry in sys.path:
-                path = Path(entry or ".").resolve()
-                if path.is_dir() and path not in own and path not in roots:
-                    roots.append(path)
-            outside = Project(self.project.root, frozenset(), tuple(roots), ())
-            self._resolver = Resolver(outside, ModuleIndex(tuple(roots), self.defer_bodies))
+            roots = library_roots(self.project)
+            outside = Project(self.project.root, frozenset(), roots, ())
+            self._resolver = Resolver(outside, ModuleIndex(roots, self.defer_bodies, self.tracker, tag="l"))
         return self._resolver
 
     def function(self, dotted: str) -> Value | None:
@@ -44,3 +41,14 @@ class Libraries:
         if value.kind is Kind.FUNCTION and value.function is not None:
             return value
         return None
+
+
+def library_roots(project: Project) -> tuple[Path, ...]:
+    """The folders installed libraries are searched in: ``sys.path`` without the project's own."""
+    own = {project.root, *project.source_roots, *project.test_paths}
+    roots: list[Path] = []
+    for entry in sys.path:
+        path = Path(entry or ".").resolve()
+        if path.is_dir() and path not in own and path not in roots:
+            roots.append(path)
+    return tuple(roots)

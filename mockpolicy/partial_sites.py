@@ -23,11 +23,25 @@ from mockpolicy.outcomes import (
     parameter_names,
 )
 from mockpolicy.partials import Block, parse_blocks
-from mockpolicy.sites import MockSite, Target, root_key
+from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import Kind, Value
+from mockpolicy.telling import (
+    Reach,
+    Withheld,
+    configured_out_of_sight,
+    file_imports,
+    parametrized_outcomes,
+    parents_of,
+    shapes_path,
+    test_words,
+    told_apart,
+)
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
+# Sites that put the mock in the real function's place, where its callers meet it
+# (a double from Mock()/create_autospec() meets only the code it is handed to).
+_INSTALLED_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr"})
 
 
 @dataclass
@@ -51,6 +65,7 @@ class PartialSite:
     given: frozenset[Outcome] = frozenset()
     missing: list[Outcome] = field(default_factory=list)
     shown_name: str = ""
+    withheld: list[Withheld] = field(default_factory=list)  # the arms of the code under test it keeps untaken
 
 
 def blocks_of(analysis: Analysis) -> list[Block]:
@@ -82,20 +97,45 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         if configurations is None:
             configurations = _configurations(analysis)
         given = _mock_outcomes(analysis, site, target, configurations.get(id(site), Configuration()))
-        if not given:
+        if not given or not shapes_path(analysis, site):
             continue
         real = analysis.outcomes(function)
         if real is not None and len(real) >= 2:
             candidates.append((site, function, real, given, target))
-    # Several mocks of one function in one test together give the union of their outcomes.
+    # Several mocks of one function in one test, or in the tests of one class,
+    # together give the union of their outcomes: a sibling test takes the other arms.
     together: dict[tuple[int, str, str], set[Outcome]] = {}
     for site, function, _, given, _ in candidates:
-        together.setdefault((id(site.owner), function.module, function.qualname), set()).update(given)
+        together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
+    reaches: dict[int, Reach] = {}
+    imports: frozenset[str] | None = None
+    parents: dict[int, ast.AST] | None = None
     for site, function, real, given, target in candidates:
-        union = frozenset(together[(id(site.owner), function.module, function.qualname)])
+        union = frozenset(together[(id(_unit(site.owner)), function.module, function.qualname)])
         missing = left_out(real, union)
-        if missing:
-            yield PartialSite(site, None, function, given, missing, _shown_name(target, function))
+        if not missing or site.kind not in _INSTALLED_SITES:
+            continue
+        if parents is None:
+            parents = parents_of(analysis.module.module.node)
+        if configured_out_of_sight(analysis, site, parents):
+            continue
+        dotted = frozenset({target.text, target.value.qualname, function.qualname})
+        if id(site.owner) not in reaches:
+            imports = file_imports(analysis) if imports is None else imports
+            reaches[id(site.owner)] = Reach(test_words(analysis, site.owner), imports)
+        withheld = told_apart(analysis, site, function, dotted, union, missing, reaches[id(site.owner)])
+        if withheld:
+            yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
+
+
+def _unit(context: Context) -> Context:
+    """The test class ``context`` belongs to, else ``context`` itself."""
+    current: Context | None = context
+    while current is not None:
+        if isinstance(current.node, ast.ClassDef):
+            return current
+        current = current.parent
+    return context
 
 
 def _outside_strings(analysis: Analysis, blocks: list[Block]) -> list[Block]:
@@ -144,14 +184,24 @@ def _configurations(analysis: Analysis) -> dict[int, Configuration]:
                 continue
             for target in statement.targets:
                 if isinstance(target, ast.Attribute) and target.attr in BEHAVIOUR_ATTRIBUTES:
+                    value = _single_value(context, statement.value) if target.attr != RETURN_VALUE else statement.value
                     for site in _sites_named(analysis, context, target.value):
-                        _add(found.setdefault(id(site), Configuration()), target.attr, statement.value)
+                        _add(found.setdefault(id(site), Configuration()), target.attr, value)
         for call in context.calls:
             func = call.func
             if isinstance(func, ast.Attribute) and func.attr == "configure_mock":
                 for site in _sites_named(analysis, context, func.value):
                     _add_keywords(found.setdefault(id(site), Configuration()), call.keywords)
     return found
+
+
+def _single_value(context: Context, value: ast.expr) -> ast.expr:
+    """What a local name assigned once holds (``exc = OSError(); m.side_effect = exc``), else ``value``."""
+    if isinstance(value, ast.Name):
+        assigned = context.assigns.get(value.id, [])
+        if len(assigned) == 1:
+            return assigned[0]
+    return value
 
 
 def _sites_named(analysis: Analysis, context: object, expr: ast.expr) -> list[MockSite]:
@@ -196,9 +246,12 @@ def _mock_outcomes(
         if effect_outcomes is None:
             return None
         outcomes |= effect_outcomes
-    if configuration.returns:
-        outcomes.update(fixed_outcome(value) for value in configuration.returns)
-    elif not configuration.side_effects:
+    for value in configuration.returns:
+        values = parametrized_outcomes(site.owner, value)
+        if values is None:
+            return None  # a parameter whose values cannot be listed here
+        outcomes |= values
+    if not (configuration.returns or configuration.side_effects):
         outcomes.add(MOCK_VALUE)
     return frozenset(outcomes)
 

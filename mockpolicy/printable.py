@@ -4,6 +4,7 @@ runner could read as a command (``::error ...``), nor move a terminal's cursor."
 
 from __future__ import annotations
 
+import os
 import unicodedata
 
 _NAMED = {"\n": "\\n", "\r": "\\r"}
@@ -25,3 +26,13 @@ def _escaped(character: str) -> str:
         return _NAMED[character]
     code = ord(character)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def displayable_name(name: str) -> str:
+    """A file name (as ``os.fsdecode`` gives it) whose bytes that are not UTF-8
+    are written as ``\\xNN``, so every output format and the baseline can hold it."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    return name

@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from mockpolicy.errors import MockpolicyError
+from mockpolicy.printable import displayable_name
+from mockpolicy.rules import RULES_BY_SYMBOL
+from mockpolicy.selection import Selection, from_settings
 from mockpolicy.source import MAX_SOURCE_BYTES, SourceError, read_source
 from mockpolicy.vocabulary import callee_name
 
@@ -43,6 +46,12 @@ OPTIONS: dict[str, str] = {
     "baseline": f"path of the baseline file, relative to the project root (default {DEFAULT_BASELINE})",
     "require-spec": 'which mocks need a spec: "all" (default), "first-party" (mocks of project code) or "off"',
     "max-file-size": "largest file analysed, in MiB (default 10); a larger one is reported as mock-analysis-error",
+    "select": "rules to run (symbols, ids, id prefixes such as W73, or ALL; default: all)",
+    "ignore": "rules not to run, named as in select",
+    "extend-select": "rules to run in addition to select",
+    "cache-dir": "folder of the persistent cache, relative to the project root (default .mockpolicy_cache)",
+    "per-file-ignores": 'table of path glob -> rules not to run there, e.g. {"tests/legacy/*" = ["unspecced-mock"]}',
+    "mock-helpers": "list of dotted names of the project's own patching helpers that are not recognised by themselves",
     "record": "true (or a path inside the project) to make every pytest run write a runtime record "
     "(default false; the path defaults to .mockpolicy/runtime.json)",
 }
@@ -78,6 +87,8 @@ class Project:
     test_paths: tuple[Path, ...]
     settings: dict[str, Any] = field(default_factory=dict, compare=False)
     pytest_plugins: tuple[str, ...] = ()
+    test_paths_from: str = ""  # why ``test_paths`` are what they are, for the user
+    selection: Selection = field(default_factory=lambda: Selection(frozenset(RULES_BY_SYMBOL)), compare=False)
 
     def is_excluded(self, path: Path) -> bool:
         """Whether ``path`` (or a folder above it, up to the root) matches ``exclude``."""
@@ -96,6 +107,11 @@ class Project:
         return str(self.settings.get("require-spec", "all"))
 
     @property
+    def mock_helpers(self) -> frozenset[str]:
+        """Dotted names declared as patching helpers (``mock-helpers``)."""
+        return frozenset(self.settings.get("mock-helpers", []))
+
+    @property
     def max_file_bytes(self) -> int:
         """The size above which a file is not analysed (``max-file-size``)."""
         return int(self.settings.get("max-file-size", MAX_SOURCE_BYTES // (1024 * 1024))) * 1024 * 1024
@@ -107,6 +123,15 @@ class Project:
     def is_first_party(self, module: str) -> bool:
         return module.partition(".")[0] in self.first_party
 
+    def is_test_code(self, module: str) -> bool:
+        """Whether ``module`` (a dotted name) is part of the tests rather than the
+        code under test: a package named like a test folder on its path, a
+        ``test_*``/``*_test`` module or a ``conftest``."""
+        parts = module.split(".")
+        return any(part in TEST_DIR_NAMES or part.startswith("test_") for part in parts) or (
+            parts[-1].endswith("_test") or parts[-1] in ("conftest", "tests")
+        )
+
     def relative(self, path: str | Path) -> str:
         """``path`` as a POSIX path relative to the root when it is inside it (a
         symlinked file keeps its own name, not its target's). A name that is not
@@ -117,15 +142,7 @@ class Project:
             shown = absolute.relative_to(self.root).as_posix()
         except ValueError:
             shown = absolute.as_posix()
-        return _displayable(shown)
-
-
-def _displayable(name: str) -> str:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return os.fsencode(name).decode("utf-8", "backslashreplace")
-    return name
+        return displayable_name(shown)
 
 
 def find_root(start: Path) -> Path:
@@ -157,14 +174,28 @@ def load_project(root: Path) -> Project:
 
     extra_roots = _declared_source_dirs(root, pyproject, setup_cfg)
     source_roots = tuple(p for p in _unique([*extra_roots, root / "src", root]) if p.is_dir())
-    test_paths = _test_paths(root, settings, pyproject, setup_cfg)
+    test_paths, test_paths_from = _test_paths(root, settings, pyproject, setup_cfg)
 
     if "first-party" in settings:
         first_party = frozenset(settings["first-party"])
     else:
         first_party = _detect_first_party(root, pyproject, setup_cfg, source_roots, test_paths)
     plugins = tuple(_pytest_plugins(root, pyproject, setup_cfg))
-    return Project(root, first_party, source_roots, test_paths, settings, plugins)
+    pylint_disabled = _pylint_disabled(pyproject)
+    selection = from_settings(settings, str(root / "pyproject.toml"), pylint_disabled)
+    return Project(root, first_party, source_roots, test_paths, settings, plugins, test_paths_from, selection)
+
+
+def _pylint_disabled(pyproject: dict[str, Any]) -> list[str]:
+    """The names ``[tool.pylint."messages control"] disable`` lists (a list or
+    pylint's comma-separated string)."""
+    pylint = _table(pyproject, "tool", "pylint")
+    names: list[str] = []
+    for section in ("messages control", "messages_control", "MESSAGES CONTROL"):
+        raw = _table(pylint, section).get("disable")
+        items = raw.split(",") if isinstance(raw, str) else _strings(raw)
+        names += [item.strip() for item in items if item.strip()]
+    return names
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -199,15 +230,27 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
         if key not in OPTIONS:
             known = ", ".join(sorted(OPTIONS))
             raise ConfigError(f"{path}: unknown option '{key}' in [tool.mockpolicy] (known: {known}).")
-        if key in ("first-party", "tests", "exclude") and not (
+        if key in ("first-party", "tests", "exclude", "select", "ignore", "extend-select", "mock-helpers") and not (
             isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
             raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a list of strings.")
-        if key == "baseline" and not (isinstance(value, str) and value):
-            raise ConfigError(f"{path}: [tool.mockpolicy] baseline must be a path (a string).")
-        if key in ("baseline", "tests"):
+        if key == "mock-helpers":
+            bad = [item for item in value if not all(part.isidentifier() for part in item.split("."))]
+            if bad:
+                raise ConfigError(
+                    f"{path}: [tool.mockpolicy] mock-helpers names {bad[0]!r}, which is not a dotted name "
+                    "(e.g. 'tests.base.TestCase.mock_object')."
+                )
+        if key in ("baseline", "cache-dir") and not (isinstance(value, str) and value):
+            raise ConfigError(f"{path}: [tool.mockpolicy] {key} must be a path (a string).")
+        if key in ("baseline", "tests", "cache-dir"):
             for item in [value] if isinstance(value, str) else value:
                 _check_inside(path, key, item)
+        if key == "per-file-ignores" and not (
+            isinstance(value, dict)
+            and all(isinstance(names, list) and all(isinstance(n, str) for n in names) for names in value.values())
+        ):
+            raise ConfigError(f"{path}: [tool.mockpolicy] per-file-ignores must be a table of glob = [rules].")
         if key == "max-file-size" and not (
             type(value) is int and 1 <= value <= MAX_FILE_SIZE_LIMIT  # noqa: E721 - bool is an int subclass
         ):
@@ -295,7 +338,8 @@ def _test_paths(
     settings: dict[str, Any],
     pyproject: dict[str, Any],
     setup_cfg: configparser.ConfigParser,
-) -> tuple[Path, ...]:
+) -> tuple[tuple[Path, ...], str]:
+    """What ``mockpolicy check`` analyses by default, and where that came from."""
     if "tests" in settings:
         configured = tuple(root / p for p in settings["tests"])
         missing = [p for p in settings["tests"] if not (root / p).exists()]
@@ -304,7 +348,7 @@ def _test_paths(
                 f"{root / 'pyproject.toml'}: [tool.mockpolicy] tests names {', '.join(map(repr, missing))}, "
                 "which does not exist (nothing would be checked)."
             )
-        return configured
+        return configured, "from [tool.mockpolicy] tests"
     declared: list[str] = []
     ini = _table(pyproject, "tool", "pytest", "ini_options")
     raw = ini.get("testpaths")
@@ -321,9 +365,12 @@ def _test_paths(
     if not declared and setup_cfg.has_option("tool:pytest", "testpaths"):
         declared = setup_cfg.get("tool:pytest", "testpaths").split()
     found = [root / p for p in declared if (root / p).exists()]
-    if not found:
-        found = [root / name for name in TEST_DIR_NAMES if (root / name).is_dir()]
-    return tuple(found) if found else (root,)
+    if found:
+        return tuple(found), "from pytest testpaths"
+    found = [root / name for name in TEST_DIR_NAMES if (root / name).is_dir()]
+    if found:
+        return tuple(found), "the project's test folder"
+    return (root,), "the whole project: no tests folder or pytest testpaths found"
 
 
 def _is_package_dir(path: Path) -> bool:
@@ -331,9 +378,19 @@ def _is_package_dir(path: Path) -> bool:
 
 
 def _exists_as_module(name: str, source_roots: tuple[Path, ...]) -> bool:
+    """Whether a declared name is a module, a package, or a namespace package
+    (a folder without ``__init__.py`` holding Python files, as poetry's
+    ``src/poetry`` is) under a source root."""
     return any(
-        _is_package_dir(src / name) or (src / f"{name}.py").is_file() for src in source_roots
+        _is_package_dir(src / name) or (src / f"{name}.py").is_file() or _is_namespace_dir(src / name)
+        for src in source_roots
     )
+
+
+def _is_namespace_dir(path: Path) -> bool:
+    if not path.is_dir() or path.name in TEST_DIR_NAMES or path.name in NOT_CODE_DIRS:
+        return False
+    return any(child.suffix == ".py" or _is_package_dir(child) for child in path.iterdir())
 
 
 def _normalize(distribution: str) -> str:

@@ -16,7 +16,10 @@ from pylint.reporters import BaseReporter
 
 from mockpolicy.findings import Finding
 from mockpolicy.formats import Context, RuleInfo, render
-from mockpolicy.formats.context import Sources
+from mockpolicy.formats.context import Host, Sources
+
+PYLINT_MESSAGES_URL = "https://pylint.readthedocs.io/en/stable/user_guide/messages"
+_CATEGORIES = {"C": "convention", "R": "refactor", "W": "warning", "E": "error", "F": "fatal", "I": "information"}
 
 if TYPE_CHECKING:
     from pylint.message import Message
@@ -29,6 +32,8 @@ class _FormatReporter(BaseReporter):
     fmt = "text"
 
     def display_messages(self, layout: Section | None) -> None:
+        import pylint
+
         root = Path.cwd()
         sources = Sources(root)
         findings, extra = [], {}
@@ -46,18 +51,24 @@ class _FormatReporter(BaseReporter):
                 statement=(sources.line(path, message.line or 1) or "").strip(),
             ))
             extra[message.symbol] = self._describe(message)
-        self.out.write(render(sorted(findings), self.fmt, Context(root, (), extra)))
+        host = Host("pylint", pylint.__version__, "https://pylint.readthedocs.io")
+        self.out.write(render(sorted(findings), self.fmt, Context(root, (), extra, host=host)))
 
     def _describe(self, message: Message) -> RuleInfo:
-        summary = message.symbol
+        """pylint's own account of one of its messages: the first sentence of its
+        description as the summary, the description, and its documentation page."""
         linter = getattr(self, "linter", None)
-        if linter is not None:
-            try:
-                definition = linter.msgs_store.get_message_definitions(message.msg_id)[0]
-                summary = " ".join(str(definition.description).split()) or summary
-            except Exception:  # noqa: BLE001 - metadata is a nicety; the message itself is reported
-                pass
-        return RuleInfo(message.msg_id, message.symbol, summary)
+        try:
+            definition = linter.msgs_store.get_message_definitions(message.msg_id)[0]  # type: ignore[union-attr]
+            description = " ".join(str(definition.description).split())
+        except Exception:  # noqa: BLE001 - metadata is a nicety; the message itself is reported
+            description = ""
+        summary = description.split(". ")[0].rstrip(".") + "." if description else message.symbol
+        category = _CATEGORIES.get(message.msg_id[:1], "information")
+        return RuleInfo(
+            message.msg_id, message.symbol, summary,
+            help_uri=f"{PYLINT_MESSAGES_URL}/{category}/{message.symbol}.html", description=description or None,
+        )
 
     def display_reports(self, layout: Section) -> None:
         """Reports (pylint's statistics tables) have no place in these formats."""
@@ -95,3 +106,7 @@ class GithubReporter(_FormatReporter):
     name = "mockpolicy-github"
     extension = "txt"
     fmt = "github"
+
+
+# Registered under their names by the plugin: `--output-format=mockpolicy-sarif`.
+REPORTERS: tuple[type[_FormatReporter], ...] = (SarifReporter, RdjsonReporter, GitlabReporter, GithubReporter)

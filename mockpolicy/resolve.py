@@ -13,6 +13,7 @@ import ast
 import builtins
 from collections.abc import Callable
 
+from mockpolicy.deps import NO_DEPS, Deps
 from mockpolicy.functions import (
     CONTEXT_MANAGER_DECORATORS,
     PROPERTY_DECORATORS,
@@ -43,6 +44,8 @@ OBJECT_MAKING_DECORATORS = frozenset(
 # Functions that import an object named by a string ("pkg.mod:Class" or
 # "pkg.mod.Class"): with a constant name they are imports like any other.
 DYNAMIC_IMPORTERS = frozenset({"import_module", "symbol_by_name", "import_string", "import_object", "locate"})
+# ... of which these also call what they import (oslo's importutils.import_object("pkg.Class")).
+INSTANTIATING_IMPORTERS = frozenset({"import_object"})
 
 class Resolver:
     """Evaluates targets for one project; shares the project's ``ModuleIndex``."""
@@ -50,11 +53,13 @@ class Resolver:
     def __init__(self, project: Project, index: ModuleIndex) -> None:
         self.project = project
         self.index = index
+        self.tracker = index.tracker
         self._depth = 0
-        self._dotted: dict[str, Value] = {}
-        self._display: dict[str, str] = {}
+        # Remembered with the dependencies of their computation (see mockpolicy.deps).
+        self._dotted: dict[str, tuple[Value, Deps]] = {}
+        self._display: dict[str, tuple[str, Deps]] = {}
         self._facts: dict[int, FunctionFacts] = {}
-        self._results: dict[tuple[int, int, bool], Value] = {}
+        self._results: dict[tuple[int, int, bool], tuple[Value, Deps]] = {}
         self._binding_instance: set[tuple[int, str]] = set()
 
     # -- public API -------------------------------------------------------
@@ -64,12 +69,19 @@ class Resolver:
 
     def resolve_dotted(self, path: str) -> Value:
         """What the import path ``a.b.C.attr`` denotes (as ``mock.patch`` resolves it)."""
-        found = self._dotted.get(path)
-        if found is None:
-            found = self._resolve_dotted(path)
-            if not self._is_volatile(found.cls) and not self._is_volatile(found.owner):
-                self._dotted[path] = found
+        known = self._dotted.get(path)
+        if known is not None:
+            self.tracker.replay(known[1])
+            return known[0]
+        (found, volatile), deps = self.tracker.collect(lambda: self._resolve_dotted_once(path))
+        if not volatile:
+            self._dotted[path] = (found, deps)
         return found
+
+    def _resolve_dotted_once(self, path: str) -> tuple[Value, bool]:
+        """What ``path`` denotes, and whether that belongs to the file under analysis."""
+        found = self._resolve_dotted(path)
+        return found, self._is_volatile(found.cls) or self._is_volatile(found.owner)
 
     def _is_volatile(self, cls: ClassInfo | None) -> bool:
         """Whether ``cls`` belongs to the file under analysis (whose trees are not kept)."""
@@ -121,15 +133,13 @@ class Resolver:
 
     def display_path(self, value: Value) -> str:
         """The file (relative to the project root) that defines ``value``."""
-        shown = self._display.get(value.module)
-        if shown is None:
-            located = self.index.locate(value.module) if value.module else None
-            if located is None or located[0] is None:
-                shown = value.module.replace(".", "/")
-            else:
-                shown = self.project.relative(located[0])
-            self._display[value.module] = shown
-        return shown
+        return self.tracker.remembered(self._display, value.module, lambda: self._display_path(value.module))
+
+    def _display_path(self, module: str) -> str:
+        located = self.index.locate(module) if module else None
+        if located is None or located[0] is None:
+            return module.replace(".", "/")
+        return self.project.relative(located[0])
 
     # -- internals --------------------------------------------------------
 
@@ -399,7 +409,10 @@ class Resolver:
                 name = self._evaluate(expr.args[0], scope).const
                 if name is None:
                     return UNKNOWN  # whatever the name names
-                return self.resolve_dotted(name.replace(":", "."))  # a constant name: a static import
+                imported = self.resolve_dotted(name.replace(":", "."))  # a constant name: a static import
+                if func.qualname.rpartition(".")[2] in INSTANTIATING_IMPORTERS and imported.kind is Kind.CLASS:
+                    return Value(Kind.INSTANCE, module=imported.module, qualname=f"{imported.qualname}()", cls=imported.cls)
+                return imported
             return external(f"{func.qualname}()")
         if func.kind is Kind.FUNCTION and func.function is not None:
             info = self.index.get(func.module)
@@ -474,10 +487,19 @@ class Resolver:
         results, else UNKNOWN."""
         key = (id(function), id(owner), yielded)
         cached = params is None and not module.volatile and not self._is_volatile(owner)
-        if cached and key in self._results:
-            return self._results[key]
-        if cached:
-            self._results[key] = UNKNOWN  # a recursive call resolves to unknown
+        if not cached:
+            return self._function_result(function, module, owner, params, yielded)
+        known = self._results.get(key)
+        if known is not None:
+            self.tracker.replay(known[1])
+            return known[0]
+        self._results[key] = (UNKNOWN, NO_DEPS)  # a recursive call resolves to unknown
+        self._results[key] = self.tracker.collect(lambda: self._function_result(function, module, owner, params, yielded))
+        return self._results[key][0]
+
+    def _function_result(
+        self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, params: Lookup | None, yielded: bool
+    ) -> Value:
         facts = self.facts(function, module)
         if yielded:
             results = facts.yields[:1]
@@ -497,8 +519,6 @@ class Resolver:
             first = values[0]
             if all(_same(first, other) for other in values[1:]):
                 value = first
-        if cached:
-            self._results[key] = value
         return value
 
     def _entered(self, expr: ast.expr, scope: Scope) -> Value:

@@ -4,7 +4,9 @@ A finding is reported when the baseline does not allow it and it lies on a
 line the change selects (``mockpolicy.diffs`` filters) relative to the merge
 base of ``--base`` and HEAD. A change that makes the baseline allow more gets
 one ``baseline-grew`` finding on the baseline file, at the first entry that
-grew, listing everything that grew.
+grew, listing everything that grew, whatever the filter: growth in place (an
+entry replaced by another on the same line, a count raised) need not touch
+the line the finding sits on.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mockpolicy import baseline, diffs, gitio
+from mockpolicy import baseline, diffs, gitio, matching
 from mockpolicy.diffs import ChangedLines
 from mockpolicy.findings import Finding
 from mockpolicy.identity import excerpt
 from mockpolicy.project import Project
 from mockpolicy.rules import BASELINE_GREW
+from mockpolicy.scopes import Scopes
 
 
 @dataclass(frozen=True)
@@ -42,22 +45,27 @@ def review(project: Project, findings: Sequence[Finding], base: str, mode: str) 
     changed = diffs.parse(gitio.diff_since(project.root, merge_base), prefix)
     path = project.baseline_path
     current = baseline.load_or_empty(path)
-    new, _ = baseline.compare(current, findings, lambda _path: False)
+    scopes = Scopes(project.root)
+    judged = baseline.renamed(current, gitio.renames_since_last_change(path, project.root))
+    new, _ = matching.compare(judged, findings, lambda _path: False, scopes.gone)
     kept = {id(f) for f in new}
     allowed = [f for f in findings if id(f) not in kept]
-    grew = _growth(project, current, merge_base, base)
-    selected = [f for f in sorted([*new, *grew]) if changed.selects(mode, f.path, f.line)]
-    return Change(selected, allowed, changed, prefix, merge_base)
+    grew = _growth(project, current, merge_base, base, findings, scopes)
+    selected = [f for f in new if changed.selects(mode, f.path, f.line)]
+    return Change(sorted([*selected, *grew]), allowed, changed, prefix, merge_base)
 
 
-def _growth(project: Project, current: baseline.Baseline, merge_base: str, base: str) -> list[Finding]:
+def _growth(
+    project: Project, current: baseline.Baseline, merge_base: str, base: str, findings: Sequence[Finding], scopes: Scopes
+) -> list[Finding]:
     path = project.baseline_path
     if not path.exists():
         return []
     shown = project.relative(path)
     text = gitio.show(path, merge_base)
     before = baseline.parse(text, f"{shown} at {base}") if text is not None else baseline.Baseline.empty()
-    grown = baseline.grown(before, current)
+    renames = gitio.renames(project.root, merge_base)
+    grown, current = matching.growth(before, current, renames, findings, scopes.gone)
     if not grown:
         return []
     lines = baseline.entry_lines(path.read_text(encoding="utf-8"))

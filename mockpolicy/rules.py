@@ -96,7 +96,8 @@ UNRESTORED_ATTRIBUTE = Rule(
 UNDOCUMENTED_PARTIAL_MOCK = Rule(
     "W7314",
     "undocumented-partial-mock",
-    "A mock gives the code under test fewer outcomes than its target has, and no '# mock-partial:' block says so.",
+    "A mock withholds an outcome of its target that the code under test tells apart (a caller's arm or "
+    "handler it never takes), and no '# mock-partial:' block says so.",
 )
 MALFORMED_MOCK_PARTIAL = Rule(
     "W7315",

@@ -16,10 +16,12 @@ import ast
 from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
-from mockpolicy.functions import facts_from_statements, import_bindings
-from mockpolicy.resolve import Resolver
+from mockpolicy.functions import dotted_parts, facts_from_statements, import_bindings
+from mockpolicy.helpers import Helpers
+from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
+    ASSERTION_PREFIXES,
     CALLEES,
     MOCKER_ANNOTATION,
     MOCKER_FIXTURES,
@@ -47,6 +49,7 @@ class Target:
     text: str
     value: Value
     replacement: ast.expr | None = None
+    base: Value | None = None  # the object the attribute is replaced on (patch.object, setattr)
 
 
 @dataclass(eq=False)
@@ -68,10 +71,21 @@ class MockSite:
     escapes: bool = False
     injected: bool = False
     decorates: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | None = None
+    # A site made by a call of a project helper: ``call`` is the mocking call the
+    # helper makes (the caller's arguments in place, at the caller's place),
+    # ``source_call`` the helper call as written, ``helper`` the helper's name.
+    source_call: ast.Call | None = None
+    helper: str = ""
+    hands_patcher: bool = True  # a patcher call hands back the patcher (a helper may start it itself)
 
     @property
     def line(self) -> int:
         return self.call.lineno
+
+    @property
+    def written(self) -> ast.Call:
+        """The call as the file spells it: the helper call, or the mocking call itself."""
+        return self.source_call if self.source_call is not None else self.call
 
     @property
     def entry(self) -> Callee:
@@ -100,6 +114,7 @@ class Context:
     asserts: list[ast.Assert] = field(default_factory=list)
     statements: list[ast.stmt] = field(default_factory=list)
     bound: dict[str, list[MockSite]] = field(default_factory=dict)
+    children: list[Context] = field(default_factory=list)  # the functions and classes defined directly in it
 
     @property
     def name(self) -> str:
@@ -112,18 +127,6 @@ class Context:
 
 _STATEMENTS_KEPT = frozenset({ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast.AnnAssign, ast.AugAssign, ast.Delete})
 _LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
-
-
-def dotted_parts(expr: ast.expr) -> list[str] | None:
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    parts.append(expr.id)
-    parts.reverse()
-    return parts
 
 
 def root_key(expr: ast.expr) -> str | None:
@@ -150,11 +153,15 @@ class TestModule:
     """The mock sites of one parsed module, with the scopes they sit in."""
 
     def __init__(
-        self, tree: ast.Module, info: ModuleInfo, resolver: Resolver, fixtures: Fixtures | None = None
+        self, tree: ast.Module, info: ModuleInfo, resolver: Resolver, fixtures: Fixtures | None = None,
+        helpers: Helpers | None = None,
     ) -> None:
         self.info = info
         self.resolver = resolver
         self.fixtures = fixtures
+        self.helpers = helpers
+        self._callees: dict[tuple[int, str], Value] = {}
+        self._own_functions: dict[int, Context] = {}  # id(def) -> its context, for the file's own helpers
         self.directory = info.path.parent if info.path is not None else None
         self.aliases: dict[str, str] = {}
         self.module = Context(tree, "")
@@ -164,6 +171,7 @@ class TestModule:
         self._owned: dict[int, list[MockSite]] = {}  # id(context) -> its sites
         self._decorating: dict[int, list[MockSite]] = {}  # id(def) -> its decorator sites
         self._fixtures: dict[int, tuple[set[str], set[str]]] = {}
+        self._in_decorators: set[int] = set()  # calls inside decorators: evaluated where the def stands
         self._visit_body(tree.body, self.module, None)
         self._find_sites()
 
@@ -185,6 +193,8 @@ class TestModule:
         info = self._class_info(node, owner)
         context = Context(node, self._child_qualname(owner, node.name), owner, class_info=info)
         self.contexts.append(context)
+        owner.children.append(context)
+        self._note_decorators(node)
         for decorator in node.decorator_list:
             self._gather(decorator, context)
         self._visit_body(node.body, context, info)
@@ -217,6 +227,8 @@ class TestModule:
     ) -> None:
         context = Context(node, self._child_qualname(owner, node.name), owner)
         self.contexts.append(context)
+        owner.children.append(context)
+        self._own_functions[id(node)] = context
         arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         context.params = [a.arg for a in arguments]
         static = any(getattr(d, "id", None) == "staticmethod" for d in node.decorator_list)
@@ -229,10 +241,15 @@ class TestModule:
                 context.mockers.add(arg.arg)
             if arg.arg == MONKEYPATCH_FIXTURE or annotation.endswith(MONKEYPATCH_ANNOTATION):
                 context.monkeypatches.add(arg.arg)
+        self._note_decorators(node)
         for decorator in node.decorator_list:
             self._gather(decorator, context)
         for stmt in node.body:
             self._gather(stmt, context)
+
+    def _note_decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        for decorator in node.decorator_list:
+            self._in_decorators.update(id(call) for call in ast.walk(decorator) if isinstance(call, ast.Call))
 
     def _gather(self, root: ast.AST, context: Context) -> None:
         """One pass over ``root`` collecting what the rules need.
@@ -329,14 +346,76 @@ class TestModule:
                 entry = SITE_CALLEES.get(self.callee(call.func, context) or "")
                 if entry is not None:
                     site = MockSite(entry.kind, call, context, entry.api, entry.name)
-                    self._by_call[id(call)] = site
-                    self._owned.setdefault(id(context), []).append(site)
-                    self._describe(site)
-                    self.sites.append(site)
+                elif self.helpers is not None:
+                    found = self._helper_site(call, context)
+                    if found is None:
+                        continue
+                    site = found
+                else:
+                    continue
+                self._by_call[id(call)] = site
+                self._owned.setdefault(id(context), []).append(site)
+                self._describe(site)
+                self.sites.append(site)
         self.sites.sort(key=lambda s: (s.call.lineno, s.call.col_offset))
         self._attach_decorators()
         for context in [self.module, *self.contexts]:
             self._bind_names(context)
+
+    def _helper_site(self, call: ast.Call, context: Context) -> MockSite | None:
+        """The mock site ``call`` makes when it calls a helper of the project (see
+        ``mockpolicy.helpers``), or one the ``mock-helpers`` option declares."""
+        assert self.helpers is not None
+        parts = dotted_parts(call.func)
+        if not parts or len(parts) > 3 or parts[-1].startswith(ASSERTION_PREFIXES):
+            return None
+        root = parts[0]
+        bound = root in ("self", "cls") and context.class_info is not None
+        if root in ("self", "cls") and len(parts) != 2:
+            return None  # a method of something the test holds (self.client.get), not a helper of the test
+        if not bound and (root in context.params or root in context.assigns or root in context.stored
+                          or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
+            return None  # a local (a mock, an object the test made) or a builtin
+        helpers = self.helpers
+        if not bound and not helpers.declared:
+            binding = self.info.bindings.get(root)
+            if binding is not None and binding.kind == "import" and not self.resolver.project.is_test_code(binding.target):
+                return None  # imported from the code under test or a library: no helper of the tests
+        key = (id(context.class_info) if bound else 0, ".".join(parts))
+        value = self._callees.get(key)
+        if value is None:
+            value = self._callees[key] = self.resolver.evaluate(call.func, self._callee_scope(root, context, bound))
+        own = self._own_functions.get(id(value.function)) if value.module == self.info.name else None
+        helper = helpers.helper_for(value, own.calls if own is not None else None)
+        if helper is not None:
+            made = helper.call_for(call)
+            if made is None:
+                return None
+            site = MockSite(helper.entry.kind, made, context, helper.entry.api, helper.entry.name)
+            site.hands_patcher = helper.hands_patcher
+            site.helper = helper.qualname
+        elif helpers.is_declared(value) or (bound and value.kind is Kind.UNKNOWN and helpers.declares_method(parts[-1])):
+            declared = helpers.declared_call(call)
+            if declared is None:
+                return None
+            entry, made = declared
+            site = MockSite(entry.kind, made, context, entry.api, entry.name)
+            site.hands_patcher = False
+            site.helper = value.qualname or parts[-1]
+        else:
+            return None
+        site.source_call = call
+        return site
+
+    def _callee_scope(self, root: str, context: Context, bound: bool) -> Scope:
+        """Where a helper's callee is looked up: ``self``/``cls`` as an instance of
+        the test's class, other names at module level (locals were excluded)."""
+        if not bound:
+            return Scope(self.info)
+        cls = context.class_info
+        assert cls is not None
+        this = Value(Kind.INSTANCE, module=cls.module, qualname=cls.qualname, cls=cls)
+        return Scope(self.info, lambda name: this if name == root else None)
 
     def _note_monkeypatch_names(self, context: Context) -> None:
         for stmt in context.statements:
@@ -360,7 +439,7 @@ class TestModule:
                     if isinstance(decorator, ast.Call):
                         decorator_calls[id(decorator)] = node
         for site in self.sites:
-            site.decorates = decorator_calls.get(id(site.call))
+            site.decorates = decorator_calls.get(id(site.written))
             if site.decorates is not None:
                 self._decorating.setdefault(id(site.decorates), []).append(site)
 
@@ -377,11 +456,25 @@ class TestModule:
             )
             facts.functions = {n: f for n, f in context.functions.items() if n not in facts.assigns}
             return self.resolver.function_scope(node, self.info, owner, self.fixture_value, facts)
+        if isinstance(node, ast.ClassDef) and context.class_info is not None:
+            return self._class_body_scope(context.class_info)
         return Scope(self.info)
+
+    def _class_body_scope(self, cls: ClassInfo) -> Scope:
+        """Name lookup in a class body (its statements and its methods' decorators):
+        the class's own attributes first (``DRIVER = driver.Driver``), then the module."""
+        resolver, this = self.resolver, Value(Kind.CLASS, module=cls.module, qualname=cls.qualname, cls=cls)
+
+        def lookup(name: str) -> Value | None:
+            return resolver.attribute(this, name) if name in cls.members else None
+
+        return Scope(self.info, lookup)
 
     def _describe(self, site: MockSite) -> None:
         call, kind, entry = site.call, site.kind, site.entry
-        scope = self.scope(site.owner)
+        owner = site.owner
+        decorating = id(site.written) in self._in_decorators and owner.parent is not None
+        scope = self.scope(owner.parent if decorating and owner.parent is not None else owner)
         resolver = self.resolver
 
         def const(expr: ast.expr | None) -> str | None:
@@ -393,8 +486,8 @@ class TestModule:
 
         def add_attribute(obj: ast.expr | None, name: str | None, replacement: ast.expr | None = None) -> None:
             if obj is not None and name is not None:
-                value = resolver.attribute(resolver.evaluate(obj, scope), name)
-                site.targets.append(Target(f"{_source(obj)}.{name}", value, replacement))
+                base = resolver.evaluate(obj, scope)
+                site.targets.append(Target(f"{_source(obj)}.{name}", resolver.attribute(base, name), replacement, base))
 
         def argument(role: Role) -> ast.expr | None:
             return entry.argument(call, role)
@@ -489,7 +582,7 @@ class TestModule:
                     continue
                 if site is None:
                     continue
-                is_patcher = site.call is value and site.entry.patcher
+                is_patcher = site.written is value and site.entry.patcher and site.hands_patcher
                 for target in stmt.targets:
                     key = root_key(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
                     if key is None:
@@ -536,7 +629,9 @@ class TestModule:
             inner = self.site_of(replacement)
             if inner is not None and inner.spec_only:
                 inner.escapes = True
-                inner.injected = True  # represented by the patch that installs it
+                # represented by the patch that installs it; a double handed to a
+                # helper keeps its own findings (the helper's call is not its patch)
+                inner.injected = site.source_call is None
 
     def _bind_injected(self, context: Context, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Patch decorators pass their mocks as positional arguments, innermost first."""
@@ -549,7 +644,7 @@ class TestModule:
         decorators.sort(key=lambda s: (s.decorates is not node, -s.call.lineno))
         position = 0
         for site in decorators:
-            if site.kind not in ("patch", "patch.object"):
+            if site.kind not in ("patch", "patch.object") or not site.hands_patcher:
                 continue
             has_new = site.entry.argument(site.call, "new") is not None
             if has_new:
@@ -581,9 +676,13 @@ class TestModule:
         trees are freed by reference counting alone."""
         for context in (self.module, *self.contexts):
             context.bound.clear()
+            context.children.clear()
             if context.class_info is not None:
                 context.class_info.fallback = None
         self._owned.clear()
+        self._callees.clear()
+        self._own_functions.clear()
+        self._in_decorators.clear()
         self._decorating.clear()
         self._fixtures.clear()
 

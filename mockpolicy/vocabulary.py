@@ -11,6 +11,7 @@ signatures. This module imports nothing from mockpolicy.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -119,6 +120,12 @@ class Callee:
         return f"{keyword}={value}" if isinstance(given, ast.Constant) and given.value is value else None
 
 
+# The names ``unittest.mock``'s patchers create on a module that lacks them,
+# without ``create=True``: the public builtins (a module-level ``open`` shadows
+# the builtin the module calls). pytest's monkeypatch creates nothing.
+CREATED_ON_MODULES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+CREATES_BUILTINS_ON_MODULES: frozenset[Api] = frozenset({"unittest", "mocker"})
+
 _CREATE = ("create", True)
 _NOT_RAISING = ("raising", False)
 
@@ -196,6 +203,9 @@ CALL_ATTRIBUTES = frozenset(
     {"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls",
      "await_count", "await_args", "await_args_list", "awaited"}
 )
+# Call assertions that a call was not made: they check a decision of the code.
+NEGATIVE_ASSERT_METHODS = frozenset({"assert_not_called", "assert_not_awaited"})
+CALL_COUNT_ATTRIBUTES = frozenset({"called", "call_count", "await_count", "awaited"})
 CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", "mock_add_spec", "reset_mock"})
 MOCK_USE_ATTRIBUTES = ASSERT_METHODS | CALL_ATTRIBUTES | CONFIGURING_METHODS
 RETURN_VALUE, SIDE_EFFECT = "return_value", "side_effect"
@@ -266,3 +276,20 @@ def fixture_decorator(decorators: list[ast.expr]) -> ast.expr | None:
 def is_fixture(decorators: list[ast.expr]) -> bool:
     """Whether ``decorators`` (a def's ``decorator_list``) make it a pytest fixture."""
     return fixture_decorator(decorators) is not None
+
+
+# What keeps a mock from shaping the path of the test that makes it
+# (``undocumented-partial-mock`` judges only mocks that can).
+SPY_KEYWORD = "wraps"  # Mock(wraps=real), patch(..., wraps=real): the real function answers
+NEVER_CALLED_ASSERTIONS = frozenset({"assert_not_called", "assert_not_awaited"})
+CALLED_ATTRIBUTES = frozenset({"called", "awaited"})  # assert not m.called
+COUNT_ATTRIBUTES = frozenset({"call_count", "await_count"})  # assert m.call_count == 0
+ALWAYS_SKIP_MARKERS = frozenset({"skip"})  # @pytest.mark.skip, @unittest.skip(reason)
+CONDITIONAL_SKIP_MARKERS = frozenset({"skipif", "skipIf"})  # skipped always when the condition is literally true
+SKIP_CALLS = frozenset({"skip", "skipTest"})  # pytest.skip(...), self.skipTest(...) as a test's first statement
+PYTESTMARK = "pytestmark"  # a module's marks, applied to every test in it
+USEFIXTURES_MARKER = "usefixtures"
+AUTOUSE_KEYWORD = "autouse"
+FIXTURE_NAME_KEYWORD = "name"
+PARAMETRIZE_MARKER = "parametrize"
+FIXTURE_PARAMS_KEYWORD = "params"

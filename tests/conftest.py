@@ -89,6 +89,13 @@ def git(repo: Path, *args: str) -> str:
     return result.stdout
 
 
+def baseline_entries(path: Path) -> list[tuple[str, str, str, int]]:
+    """The entries of the baseline file at ``path`` as (path, scope, rule, count), sorted."""
+    from mockpolicy.baseline import load
+
+    return sorted((i.path, i.scope, i.rule, count) for i, count in load(path).counts.items())
+
+
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     """Create ``files`` (relative path -> dedented text) under ``root``."""
     for relative, text in files.items():

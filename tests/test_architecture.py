@@ -128,3 +128,32 @@ def test_each_family_reports_only_its_own_rules() -> None:
         engines.setdefault(project.root, Engine(project, families=families)).analyse_file(path)
     for family in FAMILIES:
         assert emitted[family.name] == {rule.symbol for rule in family.rules}, family.name
+
+
+def _imports(path: Path) -> set[str]:
+    """The top-level names of the absolute imports of the module at ``path``."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.partition(".")[0])
+    return names
+
+
+def test_dependencies_are_what_the_package_imports() -> None:
+    import sys
+
+    import tomllib
+
+    # mockpolicy.runtime is a pytest plugin, imported by pytest only: pytest is there whenever it runs.
+    runtime = REPO / "mockpolicy" / "runtime"
+    imported: set[str] = set()
+    for package in PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            imported |= _imports(path) - ({"pytest", "_pytest"} if runtime in path.parents else set())
+    third_party = imported - set(sys.stdlib_module_names) - set(PACKAGES) - {"__future__"}
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    declared = [*project["dependencies"], *project["optional-dependencies"]["report"]]  # the report extra: mockpolicy.report
+    names = {ast.literal_eval(repr(spec)).split(";")[0].split(">")[0].split("<")[0].split("=")[0].strip() for spec in declared}
+    assert names == third_party | {"tomli"}  # tomli: tomllib's backport, imported on Python 3.10 only

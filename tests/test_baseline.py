@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git, mockpolicy, mockpolicy_in_process, pylint, write_tree
+from conftest import baseline_entries, git, mockpolicy, mockpolicy_in_process, pylint, write_tree
 
 BASELINE = "baselines/mockpolicy.json"
 LEGACY = """
@@ -47,13 +47,18 @@ def record(repo: Path) -> dict[str, object]:
 
 def test_adopt_then_check_is_clean(repo: Path) -> None:
     data = record(repo)
-    assert data["format"] == 1
-    entries = data["entries"]
-    assert isinstance(entries, list)
-    assert [(e["scope"], e["count"]) for e in entries] == [("TestJobs.test_claim", 1), ("TestJobs.test_twice", 2)]
-    assert all("line" not in json.dumps(e) for e in entries)
-    assert entries[0]["excerpt"] == 'mock.patch("app.jobs.Runner.claim", autospec=True)'
-    result = mockpolicy("check", cwd=repo)
+    assert data["format"] == 2
+    assert baseline_entries(repo / BASELINE) == [
+        ("tests/test_jobs.py", "TestJobs.test_claim", "first-party-mock", 1),
+        ("tests/test_jobs.py", "TestJobs.test_twice", "first-party-mock", 2),
+    ]
+    lines = (repo / BASELINE).read_text().splitlines()
+    assert lines[:5] == ["{", '  "format": 2,', '  "files": {', '    "tests/test_jobs.py": {', '      "TestJobs.test_claim": [']
+    assert lines[5].startswith('        ["') and lines[5].endswith(
+        '", {"first-party-mock": 1}, "mock.patch(\\"app.jobs.Runner.claim\\", autospec=True)"]'
+    )
+    assert "line" not in (repo / BASELINE).read_text()
+    result = mockpolicy("check", "-q", cwd=repo)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     assert mockpolicy("check", "--no-baseline", cwd=repo).stdout.count("first-party-mock") == 3
 
@@ -79,7 +84,7 @@ def test_moving_and_reformatting_code_keeps_entries_matched(repo: Path) -> None:
         'with mock.patch(\n                "app.jobs.Runner.claim",  # reformatted\n                autospec = True\n            ):',
     )
     write_tree(repo, {"tests/test_jobs.py": moved})
-    result = mockpolicy("check", cwd=repo)
+    result = mockpolicy("check", "-q", cwd=repo)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
@@ -92,7 +97,7 @@ def test_a_new_violation_fails_and_a_changed_mock_is_new(repo: Path) -> None:
         with mock.patch("app.jobs.run", autospec=True):
             pass
     """})
-    result = mockpolicy("check", cwd=repo)
+    result = mockpolicy("check", "-q", cwd=repo)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert [line.split(": ")[1].split()[0] for line in lines] == ["first-party-mock", "first-party-mock"]
@@ -122,7 +127,7 @@ def test_fixing_one_makes_it_stale_and_prune_shrinks(repo: Path) -> None:
     assert fixed != LEGACY
     write_tree(repo, {"tests/test_jobs.py": fixed})
     stale = mockpolicy("check", cwd=repo)
-    assert (stale.returncode, stale.stdout) == (1, "")
+    assert (stale.returncode, stale.stdout) == (1, "Found 0 findings in 0 files (2 baselined, 1 stale).\n")
     assert "allowed 2 time(s) but found 1" in stale.stderr
     assert mockpolicy("check", "--allow-stale", cwd=repo).returncode == 0
     pruned = mockpolicy("prune", cwd=repo)
@@ -147,7 +152,7 @@ def test_deleted_test_file_makes_its_entries_stale(repo: Path) -> None:
     assert mockpolicy("check", cwd=repo).returncode == 1
     pruned = mockpolicy("prune", cwd=repo)
     assert pruned.stdout.count("removed:") == 2
-    assert json.loads((repo / BASELINE).read_text())["entries"] == []
+    assert json.loads((repo / BASELINE).read_text()) == {"format": 2, "files": {}}
 
 
 def test_checking_one_file_does_not_call_the_others_stale(repo: Path) -> None:
@@ -185,9 +190,15 @@ def test_ratchet_against_the_main_branch(repo: Path) -> None:
     ("text", "problem"),
     [
         ("{", "not valid JSON"),
-        ('{"format": 99, "entries": []}', "unsupported baseline format 99"),
+        ('{"format": 99, "entries": []}', "unsupported baseline format 99 (this mockpolicy reads 1 and 2)"),
         ('{"format": 1, "entries": [{"rule": "first-party-mock"}]}', "entry 1 has no valid 'path'"),
         ('[]', "not a mockpolicy baseline"),
+        ('{"format": 2, "entries": []}', "format 2 expects a 'files' object"),
+        ('{"format": 2, "files": {"t.py": {"": [["a1", {"first-party-mock": 0}, "x"]]}}}', "entry 1 ('t.py', '') has a count below 1"),
+        ('{"format": 2, "files": {"t.py": {"": [["a1", {}, "x"]]}}}', "has no rules with counts"),
+        ('{"format": 2, "files": {"t.py": {"": [["a1", {"r": 1}]]}}}', "is not [fingerprint, {rule: count}, excerpt]"),
+        ('{"format": 2, "files": {"t.py": {"": [["a1", {"r": 1}, "x"], ["a1", {"r": 2}, "y"]]}}}', "entry 2 repeats"),
+        ('{"format": 2, "files": {"t.py": {}, "t.py": {}}}', "the key 't.py' appears twice"),
     ],
 )
 def test_a_broken_baseline_is_an_error_and_is_never_overwritten(repo: Path, text: str, problem: str) -> None:

@@ -5,11 +5,14 @@ in this process; the runs after it use the installed command."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
 import sys
+import tokenize
 from collections.abc import Callable
 from pathlib import Path
 
@@ -149,12 +152,25 @@ def test_xdist_and_combined_shards_give_the_same_findings(project: Path) -> None
 
 
 def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
+    pyproject = project / "pyproject.toml"  # long enough for each new entry to stay on one line
+    pyproject.write_text(pyproject.read_text() + "\n[tool.ruff]\nline-length = 120\n")
     _pytest_cov(project, "--cov-branch", "--cov-context=test")
     test_file = project / "tests/test_gates.py"
     before = test_file.read_text()
-    first = mockpolicy_in_process("branches", "--fix", cwd=project)
+    preview = mockpolicy_in_process("branches", "--fix", "--add-blocks", "--diff", cwd=project)
+    assert test_file.read_text() == before and "rewrote" not in preview.stderr  # --diff writes nothing
+    diff = preview.stdout[: preview.stdout.index("\ntests/test_gates.py:7:") + 1]  # the findings follow
+    assert diff.startswith("--- a/tests/test_gates.py\n+++ b/tests/test_gates.py\n@@ ")
+    assert '-#   untested: app.gates.run_gates: if status == "APPROVED"\n' in diff
+    assert diff.count('+#   untested: app.gates.run_gates: else status == "APPROVED"; <say why this stays untested>\n') == 2
+    assert mockpolicy_in_process("branches", "--diff", cwd=project).returncode == 2  # needs --fix
+    plain = mockpolicy_in_process("branches", "--fix", cwd=project)  # maintains the existing block only
+    maintained = test_file.read_text()
+    assert "rewrote" in plain.stderr and maintained.count("# mock-partial:") == before.count("# mock-partial:")
+    first = mockpolicy_in_process("branches", "--fix", "--add-blocks", cwd=project)
     after = test_file.read_text()
     assert "rewrote" in first.stderr
+    assert mockpolicy_in_process("branches", "--add-blocks", cwd=project).returncode == 2  # needs --fix
     code = lambda text: [line for line in text.splitlines() if not line.lstrip().startswith("#")]  # noqa: E731
     assert code(after) == code(before)
     assert '#   untested: app.gates.run_gates: if status == "APPROVED"' not in after  # stale: dropped
@@ -162,7 +178,7 @@ def test_fix_rewrites_only_the_blocks_and_is_idempotent(project: Path) -> None:
     new_entry = '#   untested: app.gates.run_gates: else status == "APPROVED"; <say why this stays untested>'
     assert after.count(new_entry) == 2  # added to the block, and in a new block above the undocumented mock
     assert "# mock-partial: app.gates.read_evidence returns \"APPROVED\"" in after
-    second = mockpolicy("branches", "--fix", cwd=project)
+    second = mockpolicy("branches", "--fix", "--add-blocks", cwd=project)
     assert test_file.read_text() == after and "rewrote" not in second.stderr
     check = mockpolicy("check", "--format", "json", cwd=project)
     placeholders = [f for f in json.loads(check.stdout) if "gives no reason" in f["message"]]
@@ -421,7 +437,7 @@ def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -
     assert [f["line"] for f in stale] == [8]  # the status arm runs; the one-line arms are not judged
     assert len(report) == len({(f["line"], f["symbol"], f["message"]) for f in report})  # no duplicates
     before = test_file.read_bytes()
-    mockpolicy("branches", "--fix", cwd=root)
+    mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
     after = test_file.read_bytes()
     assert after.startswith(b"\xef\xbb\xbf") and b"\n" not in after.replace(b"\r\n", b"")
     assert oct(test_file.stat().st_mode & 0o777) == "0o640"
@@ -429,7 +445,7 @@ def test_fix_with_shared_lines_crlf_bom_and_strings_keeps_code(tmp_path: Path) -
     assert code(after) == code(before)
     text = after.decode("utf-8-sig")
     assert text.count("# mock-partial: app.gates.read_evidence") == 1  # one block for the pair, none in the string
-    assert mockpolicy("branches", "--fix", cwd=root).stderr.count("rewrote") == 0
+    assert mockpolicy("branches", "--fix", "--add-blocks", cwd=root).stderr.count("rewrote") == 0
     assert test_file.read_bytes() == after
 
 
@@ -457,12 +473,12 @@ def test_fix_writes_a_file_in_its_declared_encoding_or_not_at_all(tmp_path: Path
     )
     _pytest_cov(root, "--cov-branch", "--cov-context=test")
     before = latin.read_bytes(), check_mark.read_bytes()
-    refused = mockpolicy("branches", "--fix", cwd=root)
+    refused = mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
     assert refused.stderr.startswith("mockpolicy: error: cannot rewrite the '# mock-partial:' blocks of tests/test_check_mark.py")
     assert (latin.read_bytes(), check_mark.read_bytes()) == before  # nothing is written
     check_mark.unlink()
-    fixed = mockpolicy("branches", "--fix", cwd=root)
+    fixed = mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
     assert "rewrote the '# mock-partial:' blocks of tests/test_latin.py" in fixed.stderr, fixed.stderr
     text = latin.read_bytes().decode("latin-1")
     assert text.startswith("# -*- coding: latin-1 -*-\n# caf\xe9\n")
@@ -506,3 +522,392 @@ def test_data_from_a_moved_checkout_and_relative_files(tmp_path: Path) -> None:
     _pytest_cov(relative, "--cov-branch", "--cov-context=test")
     from_tests = mockpolicy_in_process("branches", "--format", "json", "--data", "../.coverage", cwd=relative / "tests")
     assert sorted((f["line"], f["symbol"]) for f in json.loads(from_tests.stdout)) == expected
+
+
+def test_fix_never_writes_through_a_link(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "project", PROJECT)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious\n")
+    outside.chmod(0o600)
+    test_file = root / "tests/test_gates.py"
+    test_file.chmod(0o640)
+    planted = root / "tests/test_gates.py.mockpolicy-tmp"  # the name the old --fix wrote to, committed as a link
+    planted.symlink_to(outside)
+    listing = sorted(path.name for path in test_file.parent.iterdir())
+    fixed = mockpolicy_in_process("branches", "--fix", "--add-blocks", cwd=root)
+    assert fixed.returncode in (0, 1) and "rewrote" in fixed.stderr, fixed.stderr
+    assert outside.read_text() == "precious\n" and oct(outside.stat().st_mode & 0o777) == "0o600"
+    assert not test_file.is_symlink() and oct(test_file.stat().st_mode & 0o777) == "0o640"
+    assert "# mock-partial: app.gates.read_evidence" in test_file.read_text()
+    assert planted.is_symlink() and sorted(path.name for path in test_file.parent.iterdir()) == listing  # no temporary file left
+    # A test file that is itself a link is refused: what it points to may lie anywhere.
+    shared = write_tree(tmp_path / "shared", {"test_gates.py": PROJECT["tests/test_gates.py"]}) / "test_gates.py"
+    test_file.unlink()
+    test_file.symlink_to(shared)
+    before = shared.read_bytes()
+    refused = mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+    assert refused.stderr.startswith(
+        "mockpolicy: error: cannot rewrite the '# mock-partial:' blocks of tests/test_gates.py: it is a symbolic link"
+    ), refused.stderr
+    assert refused.stderr.count("\n") == 1
+    assert shared.read_bytes() == before and test_file.is_symlink()
+
+
+# Text that looks like blocks inside a str, bytes and an f-string literal, each
+# ending on the line of a partial mock; and statements starting where no comment
+# line may go: on a string's last line and after a backslash continuation.
+STRINGS_AND_CONTINUATIONS = r"""from unittest.mock import patch
+
+from app import gates
+
+
+def test_str_block():
+    with patch("app.gates.helper", return_value='''
+# mock-partial: inside a str
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count("untested") == 1
+
+
+def test_bytes_block():
+    with patch("app.gates.helper", return_value=b'''
+# mock-partial: inside bytes
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count(b"untested") == 1
+
+
+def test_f_string_block():
+    with patch("app.gates.helper", return_value=f'''
+# mock-partial: inside an f-string {1}
+#   untested: app.gates.run_gates: if status == "APPROVED"
+'''), patch("app.gates.read_evidence", return_value="APPROVED", autospec=True):
+        assert gates.run_gates("x")
+        assert gates.helper("x").count("untested") == 1
+
+
+def test_after_a_str():
+    text = '''
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert text == "\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_bytes():
+    data = b'''
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert data == b"\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_an_f_string():
+    text = f'''{0}
+'''; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert text == "0\n" and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+def test_after_a_backslash():
+    total = 1 + \
+        2; patcher = patch("app.gates.read_evidence", return_value="APPROVED", autospec=True); patcher.start()
+    try:
+        assert total == 3 and gates.run_gates("x")
+    finally:
+        patcher.stop()
+
+
+@patch("app.gates.read_evidence", return_value="APPROVED", autospec=True)
+def test_plain(read):
+    assert gates.run_gates("x")
+"""
+
+
+def _code_tokens(data: bytes) -> list[tuple[int, str]]:
+    """The file's tokens, comments and blank or comment-only lines left out."""
+    return [
+        (token.type, token.string) for token in tokenize.tokenize(io.BytesIO(data).readline)
+        if token.type not in (tokenize.COMMENT, tokenize.NL)
+    ]
+
+
+def test_fix_changes_comment_lines_only_never_strings_or_continuations(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {k: v for k, v in PROJECT.items() if not k.startswith("tests/")})
+    test_file = root / "tests/test_strings.py"
+    test_file.parent.mkdir()
+    test_file.write_text(STRINGS_AND_CONTINUATIONS)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    in_literals = {number for number, line in enumerate(STRINGS_AND_CONTINUATIONS.splitlines(), 1) if "#   untested" in line}
+    report = json.loads(mockpolicy_in_process("branches", "--format", "json", cwd=root).stdout)
+    assert not [f for f in report if f["line"] in in_literals or f["line"] - 1 in in_literals], report
+    before = test_file.read_bytes()
+    fixed = mockpolicy("branches", "--fix", "--add-blocks", cwd=root)
+    assert fixed.returncode in (0, 1) and "rewrote the '# mock-partial:' blocks of tests/test_strings.py" in fixed.stderr, fixed.stderr
+    after = test_file.read_bytes()
+    assert _code_tokens(after) == _code_tokens(before)
+    compile(after, str(test_file), "exec")
+    text = after.decode()
+    assert text.count("# mock-partial: app.gates.read_evidence") == 1  # above test_plain's decorator only
+    assert text.index("# mock-partial: app.gates.read_evidence") < text.index('@patch("app.gates.read_evidence"')
+    rerun = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_strings.py"], cwd=root)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+
+
+def test_data_older_than_the_source_is_refused(project: Path) -> None:
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    source = project / "src/app/gates.py"
+    test_file = project / "tests/test_gates.py"
+    original = source.read_text()
+    before = test_file.read_bytes()
+    recorded = (project / ".coverage").stat().st_mtime_ns
+    # Lines inserted above the branches; the file's time set back before the
+    # run, so only the recorded lines tell that they moved.
+    moved = original.replace("    status = read_evidence(name)\n", "    status = read_evidence(name)\n    print(status)\n    print(name)\n")
+    source.write_text(moved)
+    os.utime(source, ns=(recorded - 10**9, recorded - 10**9))
+    for runner in (mockpolicy_in_process, mockpolicy):
+        refused = runner("branches", "--fix", cwd=project)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert refused.stderr.startswith("mockpolicy: error: .coverage is stale: src/app/gates.py "), refused.stderr
+        assert refused.stderr.count("\n") == 1
+        assert test_file.read_bytes() == before
+    # Every line kept where it was, the file changed after the run: its time tells.
+    source.write_text(original.replace("return False", "return None"))
+    refused = mockpolicy("branches", cwd=project)
+    assert refused.returncode == 2 and refused.stderr.startswith("mockpolicy: error: .coverage is stale: src/app/gates.py ")
+    # The data of a run of today's source is used again, also in a copy of the
+    # checkout whose files are all newer than the data (as in a fresh clone).
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    assert mockpolicy("branches", cwd=project).returncode == 1
+    copy = shutil.copytree(project, project.parent / "copy", copy_function=shutil.copy)
+    os.utime(copy / ".coverage", ns=(recorded - 10**9, recorded - 10**9))
+    assert _findings(copy) == EXPECTED
+
+
+OTHER_PROJECT = {
+    "pyproject.toml": PROJECT["pyproject.toml"].replace('name = "app"', 'name = "other"'),
+    "src/other/__init__.py": "",
+    "src/other/core.py": """
+        def pick(flag):
+            if flag:
+                return 1
+            return 2
+        """,
+    "tests/test_core.py": """
+        from other import core
+
+
+        def test_pick():
+            assert core.pick(True) == 1
+        """,
+}
+
+
+def test_data_that_cannot_judge_this_project_is_an_error(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "app", PROJECT)
+    other = write_tree(tmp_path / "other", OTHER_PROJECT)
+    result = run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=other", "--cov-branch", "--cov-context=test", "tests"],
+        cwd=other,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    test_file = root / "tests/test_gates.py"
+    before = test_file.read_bytes()
+    for args in (("branches",), ("branches", "--fix")):
+        foreign = mockpolicy_in_process(*args, "--data", "../other/.coverage", cwd=root)
+        assert foreign.returncode == 2, foreign.stdout + foreign.stderr
+        assert foreign.stderr.startswith("mockpolicy: error: ../other/.coverage measures no file of this project"), foreign.stderr
+        assert test_file.read_bytes() == before
+    _pytest_cov(root, "--cov-branch", "--cov-context=test", "-k", "test_retry")  # none of the mocks' tests runs
+    for args in (("branches",), ("branches", "--fix")):
+        unrelated = mockpolicy(*args, cwd=root)
+        assert unrelated.returncode == 2, unrelated.stdout + unrelated.stderr
+        assert unrelated.stderr.startswith("mockpolicy: error: .coverage holds none of the tests"), unrelated.stderr
+        assert test_file.read_bytes() == before
+
+
+def test_coverage_pys_own_test_function_contexts_name_the_tests(project: Path) -> None:
+    (project / ".coveragerc").write_text("[run]\ndynamic_context = test_function\n")
+    _pytest_cov(project, "--cov-branch")
+    assert _findings(project, runner=mockpolicy_in_process) == EXPECTED
+    (project / ".coverage").unlink()
+    (project / ".coveragerc").write_text("[run]\ncontext = nightly\n")
+    _pytest_cov(project, "--cov-branch")
+    static = mockpolicy_in_process("branches", cwd=project)
+    assert static.returncode == 2
+    assert "has 1 context(s) such as 'nightly', none naming a test of the files checked" in static.stderr
+    assert 'dynamic_context = \\"test_function\\"' not in static.stderr and 'dynamic_context = "test_function"' in static.stderr
+
+
+def test_a_run_with_no_blocks_says_how_many_partial_mocks_there_are_and_how_to_start(project: Path) -> None:
+    test_file = project / "tests/test_gates.py"
+    text = test_file.read_text()
+    test_file.write_text(text[: text.index("# mock-partial:")] + text[text.index("@patch"):])
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    result = mockpolicy_in_process("branches", cwd=project)
+    notes = [line for line in result.stderr.splitlines() if "no '# mock-partial:' blocks" in line]
+    assert notes == [
+        "mockpolicy: no '# mock-partial:' blocks to check; `mockpolicy check` reports 2 partial mocks without one "
+        "(undocumented-partial-mock): add a block above one (`mockpolicy explain undocumented-partial-mock`), "
+        "or write them from this data with `mockpolicy branches --fix --add-blocks`."
+    ]
+    check = mockpolicy_in_process("check", "--select", "W7314", "--format", "json", "--no-baseline", cwd=project)
+    assert len(json.loads(check.stdout)) == 2
+
+
+SAME_NAME = {
+    "pyproject.toml": PROJECT["pyproject.toml"],
+    "src/app/__init__.py": "",
+    "src/app/queues.py": """
+        class Queue:
+            def __init__(self):
+                self.items = []
+
+            def get(self):
+                return self.items.pop() if self.items else None
+
+
+        def work():
+            queue = Queue()
+            if queue.get() is None:
+                return "idle"
+            return "busy"
+
+
+        def lookup(table):
+            if table.get("key") is None:
+                return "missing"
+            return "found"
+        """,
+    "tests/test_queues.py": """
+        from unittest.mock import patch
+
+        from app import queues
+        from app.queues import Queue
+
+
+        # mock-partial: the queue always has an item here
+        #   untested: app.queues.work: if queue.get() is None; an empty queue is another test's business
+        @patch.object(Queue, "get", return_value="job", autospec=True)
+        def test_busy(get):
+            assert queues.work() == "busy"
+            assert queues.lookup({"key": 1}) == "found"
+        """,
+}
+
+
+def test_callers_are_found_by_the_object_their_call_resolves_to(tmp_path: Path) -> None:
+    """``table.get(...)`` on a dict-like is no call of the mocked ``Queue.get``:
+    its arms are not branches the block must list."""
+    root = write_tree(tmp_path, SAME_NAME)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    result = mockpolicy_in_process("branches", "--format", "json", cwd=root)
+    assert result.returncode in (0, 1), result.stderr
+    findings = json.loads(result.stdout)
+    assert [f["message"] for f in findings if "lookup" in f["message"]] == []
+    assert [(f["line"], f["symbol"]) for f in findings] == [(8, "uncovered-documented-branch")]  # no test empties it
+
+
+REPEATED = {
+    "pyproject.toml": PROJECT["pyproject.toml"],
+    "src/app/__init__.py": "",
+    "src/app/picks.py": """
+        def read():
+            return "A" if len(__name__) > 100 else "B"
+
+
+        def pick():
+            status = read()
+            if status == "A":
+                first = 1
+            else:
+                first = 2
+            status = "B"
+            if status == "A":
+                second = 1
+            else:
+                second = 2
+            if read() == "C":
+                return 0
+            return first + second
+        """,
+    "tests/test_picks.py": """
+        from unittest.mock import patch
+
+        from app import picks
+
+
+        # mock-partial: read always says "A"
+        #   untested: app.picks.pick: if read() == "C"; no C in this test
+        @patch("app.picks.read", return_value="A", autospec=True)
+        def test_pick(read):
+            assert picks.pick() == 3
+        """,
+}
+
+
+def test_fix_is_idempotent_on_repeated_condition_text_and_never_writes_both_arms(tmp_path: Path) -> None:
+    """``status == "A"`` appears twice: the first occurrence takes only its if-arm,
+    the second only its else-arm. An entry names both occurrences by text, so
+    neither arm is missing, and ``--fix`` writes neither (before, it wrote both
+    arms and dropped them as stale on the next run, for ever)."""
+    root = write_tree(tmp_path, REPEATED)
+    _pytest_cov(root, "--cov-branch", "--cov-context=test")
+    test_file = root / "tests/test_picks.py"
+    before = test_file.read_text()
+    assert _findings(root, runner=mockpolicy_in_process) == [(7, "uncovered-documented-branch")]  # no test says C
+    for _ in range(2):
+        fixed = mockpolicy_in_process("branches", "--fix", cwd=root)
+        assert fixed.returncode == 1, fixed.stdout + fixed.stderr  # the uncovered entry stays reported
+        assert test_file.read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({}, 88),
+        ({"pyproject.toml": "[tool.ruff]\nline-length = 100\n[tool.black]\nline-length = 70\n"}, 100),
+        ({"pyproject.toml": "[tool.black]\nline-length = 70\n"}, 70),
+        ({"ruff.toml": "line-length = 90\n", "pyproject.toml": "[tool.black]\nline-length = 70\n"}, 90),
+        ({"setup.cfg": "[flake8]\nmax-line-length = 79\n"}, 79),
+        ({".pylintrc": "[FORMAT]\nmax-line-length = 110\n"}, 110),
+        ({"pyproject.toml": "[tool.pylint.format]\nmax-line-length = 99\n"}, 99),
+        ({"pyproject.toml": "[tool.ruff]\nline-length = 'long'\n", "tox.ini": "[flake8]\nmax-line-length = x\n"}, 88),
+        ({"pyproject.toml": "not toml ["}, 88),
+    ],
+)
+def test_the_line_length_comes_from_the_projects_formatter_or_linter(
+    tmp_path: Path, files: dict[str, str], expected: int
+) -> None:
+    from mockpolicy.branches.linelength import line_length
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert line_length(tmp_path) == expected
+
+
+def test_fix_wraps_the_lines_it_writes_to_the_configured_length(project: Path) -> None:
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n[tool.ruff]\nline-length = 60\n")
+    _pytest_cov(project, "--cov-branch", "--cov-context=test")
+    test_file = project / "tests/test_gates.py"
+    before = test_file.read_text().splitlines()
+    mockpolicy_in_process("branches", "--fix", "--add-blocks", cwd=project)
+    after = test_file.read_text().splitlines()
+    new = [line for line in after if line not in before]
+    assert new and all(len(line) <= 60 for line in new if line.lstrip().startswith("#   "))
+    assert '#     "APPROVED"; <say why this stays untested>' in after  # a continuation line
+    check = mockpolicy_in_process("check", "--format", "json", "--select", "W7315", "--no-baseline", cwd=project)
+    messages = [f["message"] for f in json.loads(check.stdout)]
+    assert messages and all("gives no reason" in m or "not a function" in m or "has no" in m for m in messages)
+    second = mockpolicy_in_process("branches", "--fix", "--add-blocks", cwd=project)
+    assert "rewrote" not in second.stderr  # the wrapped entries are read back as the same entries

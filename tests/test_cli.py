@@ -105,7 +105,7 @@ def test_first_party_override(app_project: Path) -> None:
     with (app_project / "pyproject.toml").open("a") as handle:
         handle.write("\n[tool.mockpolicy]\nfirst-party = ['somethingelse']\n")
     write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
-    result = mockpolicy_in_process("check", cwd=app_project)
+    result = mockpolicy_in_process("check", "-q", cwd=app_project)
     assert (result.returncode, result.stdout) == (0, "")
 
 
@@ -113,7 +113,7 @@ def test_exclude_skips_folders_found_by_walking(app_project: Path) -> None:
     with (app_project / "pyproject.toml").open("a") as handle:
         handle.write("\n[tool.mockpolicy]\nexclude = ['tests/legacy']\n")
     write_tree(app_project, {"tests/legacy/test_old.py": BAD_MOCK, "tests/test_new.py": BAD_MOCK})
-    result = mockpolicy("check", cwd=app_project)
+    result = mockpolicy("check", "-q", cwd=app_project)
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["tests/test_new.py"]
     named = mockpolicy("check", "tests/legacy/test_old.py", cwd=app_project)
     assert named.stdout.startswith("tests/legacy/test_old.py:5:9:")
@@ -152,7 +152,7 @@ def test_large_generated_file(app_project: Path) -> None:
     assert len(source) > 1_000_000
     (app_project / "tests" / "test_generated.py").write_text(source)
     write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
-    result = mockpolicy_in_process("check", cwd=app_project)
+    result = mockpolicy_in_process("check", "-q", cwd=app_project)
     assert result.returncode == 1
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["tests/test_jobs.py"]
 

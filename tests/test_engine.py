@@ -66,7 +66,9 @@ def test_no_family_is_silenced_by_another_familys_prefilter(app_project: Path) -
     assert found == [("unrestored-environ-mutation", 4), ("unrestored-sys-modules-mutation", 5)]
     hygiene = next(f for f in FAMILIES if f.name == "hygiene")
     assert hygiene.wants(b"settings.DEBUG = True") and hygiene.wants(b"obj . attr += 1")
+    assert hygiene.wants(b"settings.LIMIT: int = 3") and hygiene.wants(b"pkg.mod.NAME = 1")
     assert not hygiene.wants(b"if settings.DEBUG == True: pass")
+    assert not hygiene.wants(b"self.client = Client()\ncls.shared = 1\n# a sentence ends.\nvalue = 2")
 
 
 def test_an_internal_error_in_a_family_is_one_finding_not_an_exception(app_project: Path) -> None:

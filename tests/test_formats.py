@@ -11,10 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE, mockpolicy, mockpolicy_in_process, pylint, run, write_tree
+from conftest import EXAMPLE, REPO, mockpolicy, mockpolicy_in_process, pylint, run, write_tree
 
 from mockpolicy.formats.linehash import line_hashes
-from mockpolicy.rules import RULES_BY_SYMBOL
+from mockpolicy.rules import ALL_RULES, RULES_BY_SYMBOL
 
 UNSPECCED = """
     from unittest import mock
@@ -99,9 +99,11 @@ def test_sarif_of_the_example_passes_microsofts_validator(tmp_path: Path) -> Non
     for result_ in sarif_run["results"]:
         location = result_["locations"][0]["physicalLocation"]
         uri, line = location["artifactLocation"]["uri"], location["region"]["startLine"]
-        assert not uri.startswith(("/", "file:")) and (EXAMPLE / uri).is_file()
+        # From the repository's top in a git checkout (examples/shop/...), else from the project.
+        top = REPO if uri.startswith("examples/shop/") else EXAMPLE
+        assert not uri.startswith(("/", "file:")) and (top / uri).is_file()
         assert rules[result_["ruleIndex"]]["id"] == result_["ruleId"]
-        text = (EXAMPLE / uri).read_text(encoding="utf-8")
+        text = (top / uri).read_text(encoding="utf-8")
         assert result_["partialFingerprints"]["primaryLocationLineHash"] == line_hashes(text)[line - 1]
     keys = [r["partialFingerprints"]["mockpolicy/v1"] for r in sarif_run["results"]]
     assert len(set(keys)) == len(keys)
@@ -247,3 +249,48 @@ def test_autospec_suggestions_only_when_certain(app_project: Path, call: str, su
     assert unspecced, rd
     texts = [s["text"] for d in unspecced for s in d.get("suggestions", [])]
     assert texts == ([suggested] if suggested else [])
+
+
+def test_a_full_pylint_run_as_sarif_names_pylint_the_driver_and_validates(tmp_path: Path) -> None:
+    result = pylint("--output-format=mockpolicy-sarif", "tests", cwd=EXAMPLE)  # default checks and ours
+    log = json.loads(result.stdout)
+    (tmp_path / "full.sarif").write_text(result.stdout, encoding="utf-8")
+    run_ = log["runs"][0]
+    driver, [extension] = run_["tool"]["driver"], run_["tool"]["extensions"]
+    assert (driver["name"], extension["name"]) == ("pylint", "mockpolicy")
+    assert driver["rules"] and all(not rule["id"].startswith(("W73", "E73")) for rule in driver["rules"])
+    assert all("tags" not in rule["properties"] for rule in driver["rules"])
+    docstring = next(rule for rule in driver["rules"] if rule["properties"]["symbol"] == "missing-function-docstring")
+    assert docstring["shortDescription"]["text"] == "Used when a function or method has no docstring."
+    assert docstring["helpUri"].endswith("/messages/convention/missing-function-docstring.html")
+    assert {rule["id"] for rule in extension["rules"]} >= {"W7301", "W7307"}
+    ours = [r for r in run_["results"] if r["ruleId"].startswith("W73")]
+    assert ours and all(r["rule"]["toolComponent"] == {"index": 0} for r in ours)
+    assert all(extension["rules"][r["rule"]["index"]]["id"] == r["ruleId"] for r in ours)
+    theirs = [r for r in run_["results"] if not r["ruleId"].startswith("W73")]
+    assert theirs and all(driver["rules"][r["ruleIndex"]]["id"] == r["ruleId"] for r in theirs)
+    assert validate_sarif(tmp_path / "full.sarif") == []
+
+
+def test_every_rule_is_known_to_pylint_help_msg() -> None:
+    symbols = [rule.symbol for rule in ALL_RULES]
+    result = pylint("--help-msg=" + ",".join(symbols), cwd=EXAMPLE)
+    assert result.returncode == 0, result.stderr
+    for rule in ALL_RULES:
+        assert f":{rule.symbol} ({rule.msgid}):" in result.stdout, rule.symbol
+
+
+def test_lines_are_numbered_as_python_numbers_them(app_project: Path) -> None:
+    """A form feed or a Unicode line separator is inside a line for Python (and
+    git and GitHub), not a line break as ``str.splitlines`` has it: suggestions
+    and columns come from the finding's own line."""
+    source = 'from unittest import mock\n\f\n\n# \f\u2028\x85\x1c\n\ndef test_sleep():\n    label = "\u00e9"; p = mock.patch("app.jobs.time.sleep")\n'
+    (app_project / "tests/test_sleep.py").write_text(source, encoding="utf-8")
+    line = source.split("\n")[6]
+    rd = json.loads(mockpolicy_in_process("check", "--format", "rdjson", cwd=app_project).stdout)
+    [diagnostic] = rd["diagnostics"]
+    assert diagnostic["location"]["range"]["start"]["line"] == 7
+    [suggestion] = diagnostic["suggestions"]
+    assert suggestion["text"] == 'mock.patch("app.jobs.time.sleep", autospec=True)'
+    github = mockpolicy_in_process("check", "--format", "github", cwd=app_project).stdout
+    assert f"line=7,col={line.index('mock.patch') + 1}," in github

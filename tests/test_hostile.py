@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import mockpolicy, mockpolicy_in_process, pylint, write_tree
+from conftest import APP_FILES, baseline_entries, mockpolicy, mockpolicy_in_process, pylint, write_tree
 
 BAD_MOCK = """
     from unittest import mock
@@ -62,26 +62,40 @@ def _run(*args: str, cwd: Path) -> tuple[int, str, str]:
 def test_a_hostile_configuration_is_one_sentence_or_ignored(app_project: Path, name: str) -> None:
     (app_project / "pyproject.toml").write_text(HOSTILE_CONFIGS[name])
     write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
-    for command in (["check"], ["baseline"]):
+    commands = (["check"], ["baseline", "--force"], ["prune"], ["branches"], ["review", "--base", "HEAD"])
+    for command in commands:
         code, out, err = _run(*command, cwd=app_project)
+        assert "Traceback" not in err
         if name in REFUSED:
             assert code == 2, (command, out, err)
             assert err.startswith("mockpolicy: error: ") and err.count("\n") == 1, err
             assert "pyproject.toml" in err
+        elif command[0] in ("branches", "review"):  # no coverage data, no git repository here: one sentence
+            assert code == 2 and err.startswith("mockpolicy: error: ") and err.count("\n") == 1, (command, err)
         else:
             assert code in (0, 1), (command, out, err)
     assert not (app_project.parent / "outside.json").exists()
     assert not Path("/tmp/mockpolicy-outside.json").exists()
 
 
-def test_pylint_reports_a_hostile_configuration_as_one_message(app_project: Path) -> None:
-    (app_project / "pyproject.toml").write_text(HOSTILE_CONFIGS["baseline-outside"])
-    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
-    result = pylint("--disable=all", "--enable=mockpolicy", "--output-format=json2", "tests", cwd=app_project)
-    assert "Traceback" not in result.stderr
-    [message] = json.loads(result.stdout)["messages"]
-    assert message["symbol"] == "mock-analysis-error"
-    assert "baseline must be a path inside the project" in str(message["message"])
+def test_pylint_reports_every_hostile_configuration_as_one_message(tmp_path: Path) -> None:
+    """One pylint run over one project per hostile configuration: each refused
+    one is one message on its file, the others are analysed, pylint goes on."""
+    for name, text in HOSTILE_CONFIGS.items():
+        write_tree(tmp_path / name, {"tests/test_jobs.py": BAD_MOCK, "tests/__init__.py": ""})
+        (tmp_path / name / "pyproject.toml").write_text(text)
+    result = pylint("--disable=all", "--enable=mockpolicy", "--output-format=json2", *sorted(HOSTILE_CONFIGS), cwd=tmp_path)
+    assert "Traceback" not in result.stderr and result.returncode != 32, result.stderr  # 32: pylint's usage error
+    by_project: dict[str, list[dict[str, object]]] = {}
+    for message in json.loads(result.stdout)["messages"]:
+        by_project.setdefault(str(message["path"]).split("/")[0], []).append(message)
+    for name in HOSTILE_CONFIGS:
+        symbols = [m["symbol"] for m in by_project.get(name, [])]
+        if name in REFUSED:  # one message on each module of the project
+            assert sorted(str(m["path"]) for m in by_project[name]) == [f"{name}/tests/__init__.py", f"{name}/tests/test_jobs.py"]
+            assert set(symbols) == {"mock-analysis-error"} and "pyproject.toml" in str(by_project[name][0]["message"])
+        else:
+            assert "mock-analysis-error" not in symbols, (name, by_project.get(name))
 
 
 def test_file_kinds_that_are_not_source_do_not_hang_or_crash(app_project: Path) -> None:
@@ -111,6 +125,10 @@ HOSTILE_BASELINES = {
     "lone-surrogate": '{"format": 1, "entries": [' + ENTRY.replace('"x"', '"\\ud800"') + "]}",
     "format-true": '{"format": true, "entries": []}',
     "not-json": "{",
+    "v2-huge-count": '{"format": 2, "files": {"tests/test_jobs.py": {"": [["f", {"first-party-mock": 1e999}, "x"]]}}}',
+    "v2-nested-deep": '{"format": 2, "files": {"tests/test_jobs.py": ' + "[" * 100_000 + "]" * 100_000 + "}}",
+    "v2-lone-surrogate": '{"format": 2, "files": {"tests/test_\\udc80.py": {}}}',
+    "v2-rule-not-text": '{"format": 2, "files": {"tests/test_jobs.py": {"": [["f", [1], "x"]]}}}',
 }
 
 
@@ -127,14 +145,77 @@ def test_a_hostile_baseline_is_one_sentence_and_never_overwritten(app_project: P
     assert path.read_text(encoding="utf-8") == HOSTILE_BASELINES[name]
 
 
-def test_pylint_survives_a_hostile_baseline(app_project: Path) -> None:
-    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
-    (app_project / "baselines").mkdir()
-    (app_project / "baselines" / "mockpolicy.json").write_text(HOSTILE_BASELINES["nested-deep"])
-    result = pylint("--disable=all", "--enable=mockpolicy", "--output-format=json2", "tests", cwd=app_project)
+def test_pylint_survives_every_hostile_baseline(tmp_path: Path) -> None:
+    for name, text in HOSTILE_BASELINES.items():
+        write_tree(tmp_path / name, {**APP_FILES, "tests/__init__.py": "", "tests/test_jobs.py": BAD_MOCK})
+        (tmp_path / name / "baselines").mkdir()
+        (tmp_path / name / "baselines" / "mockpolicy.json").write_text(text, encoding="utf-8")
+    result = pylint("--disable=all", "--enable=mockpolicy", "--output-format=json2", *sorted(HOSTILE_BASELINES), cwd=tmp_path)
     assert "Traceback" not in result.stderr
-    found = sorted(m["symbol"] for m in json.loads(result.stdout)["messages"])
-    assert found == ["first-party-mock", "mock-analysis-error"]
+    for name in HOSTILE_BASELINES:
+        found = sorted((str(m["path"]).split("/")[-1], m["symbol"]) for m in json.loads(result.stdout)["messages"]
+                       if str(m["path"]).startswith(name + "/tests/"))
+        assert found == [("__init__.py", "mock-analysis-error"), ("test_jobs.py", "first-party-mock"),
+                         ("test_jobs.py", "mock-analysis-error")], name
+        assert (tmp_path / name / "baselines" / "mockpolicy.json").read_text(encoding="utf-8") == HOSTILE_BASELINES[name]
+
+
+def test_pylint_survives_a_file_over_the_size_cap(app_project: Path) -> None:
+    # pylint reads the files it is given itself (a FIFO would hang pylint, not us), so
+    # the shape left for the plugin to refuse is size: one long literal, cheap for pylint.
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    (app_project / "tests" / "test_big.py").write_text("from unittest import mock\nx = '" + "a" * 1_200_000 + "'\n")
+    with (app_project / "pyproject.toml").open("a") as handle:
+        handle.write("[tool.mockpolicy]\nmax-file-size = 1\n")
+    result = pylint("--disable=all", "--enable=mockpolicy", "--output-format=json2", "tests/test_jobs.py", "tests/test_big.py",
+                    cwd=app_project)
+    assert "Traceback" not in result.stderr
+    found = sorted((m["path"], m["symbol"]) for m in json.loads(result.stdout)["messages"])
+    assert found == [("tests/test_big.py", "mock-analysis-error"), ("tests/test_jobs.py", "first-party-mock")]
+
+
+def test_workers_end_with_their_parent(app_project: Path) -> None:
+    import signal
+    import subprocess
+    import time
+
+    from conftest import executable
+
+    write_tree(app_project, {f"tests/test_{n}.py": BAD_MOCK for n in range(400)})
+    parent = subprocess.Popen([executable("mockpolicy"), "check", "-j", "2", "-q"], cwd=app_project,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while not workers and time.monotonic() < deadline and parent.poll() is None:
+        time.sleep(0.05)
+        children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
+        if children.exists():
+            workers = {int(pid) for pid in children.read_text().split()}
+    if not workers:
+        parent.wait(timeout=120)
+        pytest.skip("the run ended before its workers could be seen")
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=10)
+    deadline = time.monotonic() + 30  # a busy machine may take a while to schedule them
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    survivors = {pid: _command(pid) for pid in workers if _alive(pid)}
+    assert not survivors, survivors
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "?"
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is running (a zombie waiting for its reaper is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def test_a_baseline_path_that_cannot_exist_is_one_sentence(app_project: Path) -> None:
@@ -151,12 +232,12 @@ def test_baseline_force_on_some_paths_keeps_the_other_entries(app_project: Path)
         "tests/test_b.py": BAD_MOCK.replace("Runner.claim", "run").replace("test_claim", "test_run"),
     })
     assert mockpolicy_in_process("baseline", cwd=app_project).returncode == 0
-    recorded = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
-    assert sorted(e["path"] for e in recorded) == ["tests/test_a.py", "tests/test_b.py"]
+    recorded = baseline_entries(app_project / "baselines" / "mockpolicy.json")
+    assert sorted(e[0] for e in recorded) == ["tests/test_a.py", "tests/test_b.py"]
     (app_project / "tests" / "test_a.py").write_text("def test_nothing():\n    pass\n")
     assert mockpolicy_in_process("baseline", "--force", "tests/test_a.py", cwd=app_project).returncode == 0
-    kept = json.loads((app_project / "baselines" / "mockpolicy.json").read_text())["entries"]
-    assert [e["path"] for e in kept] == ["tests/test_b.py"]
+    kept = baseline_entries(app_project / "baselines" / "mockpolicy.json")
+    assert [e[0] for e in kept] == ["tests/test_b.py"]
     assert mockpolicy_in_process("check", cwd=app_project).returncode == 0
 
 

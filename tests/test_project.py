@@ -32,6 +32,11 @@ def detect(root: Path, files: dict[str, str]) -> frozenset[str]:
              "lib/po/__init__.py": ""},
             {"po"},
         ),
+        (
+            {"pyproject.toml": "[project]\nname = 'ns'\n[tool.poetry]\npackages = [{include = 'ns', from = 'src'}]\n",
+             "src/ns/console/__init__.py": "", "src/ns/factory.py": ""},
+            {"ns"},
+        ),
         ({"setup.cfg": "[metadata]\nname = cfgpkg\n[files]\npackages =\n    cfgpkg\n", "cfgpkg/__init__.py": ""}, {"cfgpkg"}),
         ({"setup.py": "from setuptools import setup\nsetup(name='sp')\n", "sp/__init__.py": ""}, {"sp"}),
         ({"pyproject.toml": "[project]\nname = 'unrelated'\n", "src/alpha/__init__.py": "", "src/beta.py": ""}, {"alpha", "beta"}),
@@ -41,7 +46,7 @@ def detect(root: Path, files: dict[str, str]) -> frozenset[str]:
             {"pkg"},
         ),
     ],
-    ids=["project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "pbr", "setup.py", "src", "beside-tests"],
+    ids=["project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "namespace-package", "pbr", "setup.py", "src", "beside-tests"],
 )
 def test_first_party_detection(tmp_path: Path, files: dict[str, str], expected: set[str]) -> None:
     assert detect(tmp_path, files) == expected
@@ -50,6 +55,11 @@ def test_first_party_detection(tmp_path: Path, files: dict[str, str], expected: 
 def test_configured_first_party_wins(tmp_path: Path) -> None:
     files = {"pyproject.toml": "[project]\nname = 'a'\n[tool.mockpolicy]\nfirst-party = ['b', 'c']\n", "a/__init__.py": ""}
     assert detect(tmp_path, files) == {"b", "c"}
+
+
+def test_mock_helpers_are_read(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": "[tool.mockpolicy]\nmock-helpers = ['tests.base.TestCase.patch_it']\n"})
+    assert load_project(tmp_path).mock_helpers == {"tests.base.TestCase.patch_it"}
 
 
 def test_test_paths_from_pytest_configuration(tmp_path: Path) -> None:
@@ -82,6 +92,8 @@ def test_root_is_the_nearest_project_folder(tmp_path: Path) -> None:
         ("[tool.mockpolicy]\nfirst-party = 'app'\n", "first-party must be a list of strings"),
         ("[tool.mockpolicy]\nrequire_spec = 'all'\n", "unknown option 'require_spec'"),
         ("[tool]\nmockpolicy = 3\n", "[tool.mockpolicy] must be a table"),
+        ("[tool.mockpolicy]\nmock-helpers = 'a.b'\n", "mock-helpers must be a list of strings"),
+        ("[tool.mockpolicy]\nmock-helpers = ['tests.base:patch']\n", "'tests.base:patch', which is not a dotted name"),
     ],
 )
 def test_broken_configuration_is_one_clear_error(tmp_path: Path, text: str, problem: str) -> None:

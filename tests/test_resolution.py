@@ -190,6 +190,13 @@ SCENARIOS = {
                 pass
 
 
+        def test_object_made_by_a_dynamic_import():
+            from oslo_utils import importutils
+            made = importutils.import_object("app.store.Store")
+            with mock.patch.object(made.backend, "write"):  # [first-party-mock]
+                pass
+
+
         def test_closure_and_class_of_an_instance():
             hub = Hub()
             with mock.patch.object(hub.__class__, "sender"), mock.patch("app.store.Hub.sender"):  # [first-party-mock,first-party-mock]

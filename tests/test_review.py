@@ -98,7 +98,7 @@ def test_a_baselined_finding_is_not_reported(repo: Path) -> None:
     assert grew["symbol"] == "baseline-grew" and grew["message_id"] == "W7321"
     assert grew["path"] == "baselines/mockpolicy.json"
     baseline_lines = (repo / "baselines/mockpolicy.json").read_text().splitlines()
-    assert baseline_lines[grew["line"] - 1].strip() == '"count": 1,'
+    assert baseline_lines[grew["line"] - 1].endswith('{"first-party-mock": 1}, "mock.patch(\\"app.jobs.Runner.claim\\", autospec=True)"]')
     assert "first-party-mock in tests/test_jobs.py (test_added) 0 -> 1" in grew["message"]
     assert 'mock.patch("app.jobs.Runner.claim", autospec=True)' in grew["message"]
 
@@ -149,3 +149,80 @@ def test_not_a_git_repository(app_project: Path) -> None:
     result = mockpolicy_in_process("review", "--base", "main", cwd=app_project)
     assert result.returncode == 2
     assert result.stderr.strip() == f"mockpolicy: error: {app_project} is not inside a git repository."
+
+
+@pytest.mark.parametrize("mode", ["added", "diff_context", "file", "nofilter"])
+@pytest.mark.parametrize(
+    ("edit", "grew"),
+    [
+        (("app.jobs.run", "app.jobs.Runner.claim"), "first-party-mock in tests/test_jobs.py (test_legacy) 0 -> 1"),
+        (("        pass\n", "        pass\n    with mock.patch(\"app.jobs.run\", autospec=True):\n        pass\n"),
+         "first-party-mock in tests/test_jobs.py (test_legacy) 1 -> 2"),
+    ],
+    ids=["entry-replaced", "count-raised"],
+)
+def test_a_baseline_grown_in_place_is_reported_under_every_filter(
+    repo: Path, mode: str, edit: tuple[str, str], grew: str
+) -> None:
+    source = (repo / "tests/test_jobs.py").read_text()
+    (repo / "tests/test_jobs.py").write_text(source.replace(*edit))
+    assert mockpolicy_in_process("baseline", "--force", cwd=repo).returncode == 0
+    git(repo, "commit", "-qam", "grow the baseline in place")
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", "--filter", mode, cwd=repo)
+    assert result.returncode == 1, result.stderr
+    [finding] = json.loads(result.stdout)
+    assert finding["symbol"] == "baseline-grew" and grew in finding["message"]
+
+
+def test_a_format_1_entry_replaced_in_place_is_reported(app_project: Path) -> None:
+    """Only the fingerprint line changes: the entry's ``count`` line, where the
+    finding sits, is not an added line, and the finding is reported anyway."""
+    from mockpolicy.identity import token_fingerprint
+
+    write_tree(app_project, {"tests/test_jobs.py": LEGACY})
+    entry = {"count": 1, "excerpt": "x", "fingerprint": token_fingerprint('mock.patch("app.jobs.run", autospec=True)'),
+             "path": "tests/test_jobs.py", "rule": "first-party-mock", "scope": "test_legacy"}
+    old = json.dumps({"entries": [entry], "format": 1}, indent=2, sort_keys=True) + "\n"  # as mockpolicy 0.1 wrote it
+    write_tree(app_project, {"baselines/mockpolicy.json": old})
+    git(app_project, "init", "-q", "-b", "main")
+    git(app_project, "add", "-A")
+    git(app_project, "commit", "-qm", "legacy")
+    assert mockpolicy_in_process("check", cwd=app_project).returncode == 0
+    git(app_project, "checkout", "-qb", "feature")
+    (app_project / "baselines/mockpolicy.json").write_text(old.replace(entry["fingerprint"], "0123456789abcdef"))
+    git(app_project, "commit", "-qam", "an entry replaced in place")
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", cwd=app_project)
+    [finding] = json.loads(result.stdout)
+    assert finding["symbol"] == "baseline-grew" and "(test_legacy) 0 -> 1" in finding["message"]
+    assert finding["line"] == old.splitlines().index('      "count": 1,') + 1
+
+
+def test_baseline_grew_points_at_its_line_past_unicode_line_separators(repo: Path) -> None:
+    """Characters ``str.splitlines`` breaks at but JSON allows raw in a string
+    (U+2028, U+2029, U+0085) do not move the line of ``baseline-grew``."""
+    append(repo, "tests/test_jobs.py", ADDED.replace("test_added", "test_zzz"))
+    assert mockpolicy("baseline", "--force", cwd=repo).returncode == 0
+    path = repo / "baselines/mockpolicy.json"
+    text = path.read_text(encoding="utf-8").replace('autospec=True)"', 'autospec=True)\u2028\u2029\x85"', 1)
+    path.write_text(text, encoding="utf-8")  # the pull request's own baseline: still JSON
+    git(repo, "commit", "-qam", "an excerpt with separators")
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", cwd=repo)
+    [grew] = json.loads(result.stdout)
+    lines = text.split("\n")
+    assert lines[grew["line"] - 2] == '      "test_zzz": ['
+    assert lines[grew["line"] - 1].endswith('{"first-party-mock": 1}, "mock.patch(\\"app.jobs.Runner.claim\\", autospec=True)"]')
+    assert "\u2028" in text.split("\n")[grew["line"] - 4]  # in test_legacy's line, above
+
+
+def test_a_change_to_a_file_that_is_not_utf8_is_reviewed(repo: Path) -> None:
+    """git's diff holds a file's bytes as they are: a Latin-1 file (with its
+    coding cookie) is reviewed, not a UnicodeDecodeError."""
+    (repo / "tests/test_latin.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\nfrom unittest import mock\n\n\ndef test_caf():\n"
+        b"    with mock.patch('app.jobs.run', autospec=True):  # caf\xe9\n        pass\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "latin-1")
+    result = mockpolicy_in_process("review", "--base", "main", "--format", "json", cwd=repo)
+    assert result.returncode == 1, result.stderr
+    assert [(f["path"], f["line"]) for f in json.loads(result.stdout)] == [("tests/test_latin.py", 6)]

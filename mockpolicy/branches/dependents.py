@@ -17,7 +17,7 @@ from mockpolicy.branches.sources import Sources
 from mockpolicy.coverage_data import Arc
 from mockpolicy.index import module_name_for
 from mockpolicy.partials import BranchRef, normalized_expression, own_nodes
-from mockpolicy.symbols import Kind, Scope, Value
+from mockpolicy.symbols import Kind, Value
 from mockpolicy.vocabulary import callee_name
 
 
@@ -49,7 +49,7 @@ def dependents(
             continue
         module, _ = module_name_for(path)
         for qualname, function in _functions(source.tree, module):
-            for node in _dependent_conditions(analysis, module, function, target, name):
+            for node in _dependent_conditions(analysis, module, qualname, function, target, name):
                 line = source.parsed.first_line(node.lineno)
                 for arm in ("if", "else"):
                     arcs = arm_arcs(source.parsed, node, arm)
@@ -75,12 +75,11 @@ def _functions(tree: ast.Module, module: str) -> Iterator[tuple[str, ast.Functio
 
 
 def _dependent_conditions(
-    analysis: Analysis, module: str, function: ast.FunctionDef | ast.AsyncFunctionDef, target: Value, name: str
+    analysis: Analysis, module: str, qualname: str, function: ast.FunctionDef | ast.AsyncFunctionDef,
+    target: Value, name: str,
 ) -> list[ast.If | ast.While]:
-    calls = [
-        node for node in own_nodes(function)
-        if isinstance(node, ast.Call) and callee_name(node.func) == name and _calls_target(analysis, module, node, target)
-    ]
+    named = [node for node in own_nodes(function) if isinstance(node, ast.Call) and callee_name(node.func) == name]
+    calls = [node for node in named if _calls_target(analysis, module, qualname, function, node, target)] if named else []
     if not calls:
         return []
     call_ids = {id(call) for call in calls}
@@ -101,18 +100,27 @@ def _dependent_conditions(
     return dependent
 
 
-def _calls_target(analysis: Analysis, module: str, call: ast.Call, target: Value) -> bool:
-    """Whether ``call`` calls the mocked function, as far as the module's names tell."""
+def _calls_target(
+    analysis: Analysis, module: str, qualname: str, function: ast.FunctionDef | ast.AsyncFunctionDef,
+    call: ast.Call, target: Value,
+) -> bool:
+    """Whether ``call`` calls the mocked function: what it resolves to inside
+    ``function`` (``self`` is an instance of its class), never its name alone, so
+    ``table.get(key)`` on a dict is not a call of a mocked ``Queue.get``."""
     resolver = analysis.resolver
     info = resolver.index.get(module)
     if info is None:
         return False
-    value = resolver.evaluate(call.func, Scope(info))
+    owner = resolver.resolve_dotted(qualname.rpartition(".")[0])
+    try:
+        value = resolver.evaluate(call.func, resolver.function_scope(function, info, owner.cls))
+    except RecursionError:
+        return False
     if value.kind is Kind.FUNCTION:
         return (value.module, value.qualname) == (target.module, target.qualname)
     if value.kind is Kind.EXTERNAL:
         return value.qualname.rpartition(".")[2] == target.qualname.rpartition(".")[2]
-    return isinstance(call.func, ast.Attribute) and target.owner is not None  # self.method(): a method of a class
+    return False
 
 
 def _listed_in(documented: list[Documented], reference: BranchRef, relative: str, arcs: set[Arc]) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy.analysis import Analysis
+from mockpolicy.branches.comments import CommentLines
 from mockpolicy.branches.dependents import Dependent, dependents
 from mockpolicy.branches.resolve import Documented, resolve
 from mockpolicy.branches.sources import Sources
@@ -42,7 +43,7 @@ class MockUnderTest:
     summary: str
     documented: list[Documented] = field(default_factory=list)
     dependents: list[Dependent] = field(default_factory=list)  # those its block does not list
-    insertable: bool = False  # a new block may go above ``site_line`` (it starts a statement or decorator)
+    insertable: bool = False  # a new block may go above ``site_line`` (it starts a statement or decorator, where a line may start)
 
 
 def collect(engine: Engine, files: list[Path], sources: Sources, measured: list[str], undocumented: bool) -> list[MockUnderTest]:
@@ -63,9 +64,10 @@ def collect(engine: Engine, files: list[Path], sources: Sources, measured: list[
         def describe_all(analysis: Analysis) -> list[MockUnderTest]:
             tree = analysis.module.module.node
             assert isinstance(tree, ast.Module)
-            starts = _statement_starts(tree) if undocumented else set()
+            layout = CommentLines.of(analysis.source)
+            starts = _statement_starts(tree) & layout.openings if undocumented else set()
             described = []
-            for partial in partial_sites(analysis, blocks_of(analysis)):
+            for partial in partial_sites(analysis, [block for block in blocks_of(analysis) if layout.holds(block)]):
                 if partial.block is None and not undocumented:
                     continue
                 mock = _describe(engine.project, analysis, partial, relative, sources, measured)
@@ -79,7 +81,8 @@ def collect(engine: Engine, files: list[Path], sources: Sources, measured: list[
 
 
 def _statement_starts(tree: ast.Module) -> set[int]:
-    """Lines a comment may go above: the first lines of statements and decorators."""
+    """The first lines of statements and decorators (a comment may go above
+    those of them where a new line could start: ``CommentLines.openings``)."""
     starts: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt):

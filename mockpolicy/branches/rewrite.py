@@ -2,16 +2,24 @@
 
 Only comment lines change: each file keeps its other bytes, line endings,
 BOM, encoding and permissions, and a second run on the same data changes nothing.
+A file is replaced by renaming a new temporary file over it, never written
+through a link: a test file that is a symbolic link is refused.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import os
 import re
-import shutil
+import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from mockpolicy.branches.comments import same_code
 from mockpolicy.branches.dependents import Dependent
+from mockpolicy.branches.linelength import line_length, wrapped
 from mockpolicy.branches.mocks import MockUnderTest
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
@@ -23,16 +31,21 @@ _BOM = b"\xef\xbb\xbf"
 
 
 class RewriteError(MockpolicyError):
-    """A file's new blocks cannot be written in its encoding; nothing was written."""
+    """A file's new blocks cannot be written (its encoding, a link); nothing was written."""
 
 
-def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Dependent]], findings: list[Finding]) -> list[str]:
+def rewrite(
+    root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Dependent]], findings: list[Finding],
+    preview: list[str] | None = None,
+) -> list[str]:
     """Rewrite blocks from the data: drop stale entries (the whole block when
     none is left), add the ``missing`` ones (by ``id(mock)``) with a reason
     placeholder, and insert a block above an undocumented partial mock that
     starts a statement. Mocks sharing a block or a line are rewritten
     together. Returns the files rewritten, relative to ``root``; raises
-    ``SourceError`` or ``RewriteError`` before writing any file."""
+    ``SourceError`` or ``RewriteError`` before writing any file. With
+    ``preview``, nothing is written: a unified diff per file is appended to it,
+    and no file is returned."""
     stale_lines = {(f.path, f.line) for f in findings if f.symbol == STALE_UNTESTED_BRANCH_DOC.symbol}
     plans: dict[tuple[str, int], tuple[MockUnderTest, list[str]]] = {}  # (path, anchor line) -> mock, new entries
     for mock in mocks:
@@ -45,6 +58,7 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
             if line not in planned:
                 planned.append(line)
     edits: dict[str, list[tuple[int, int, list[str]]]] = {}  # path -> (first line, last line, new lines)
+    limit = line_length(root)
     texts: dict[str, SourceText] = {}
     for (relative, anchor), (mock, new) in sorted(plans.items()):
         text = texts.get(relative) or texts.setdefault(relative, SourceText.read(root / relative))
@@ -52,7 +66,7 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
         if mock.block is None:
             if new:
                 indent = _indent(lines[anchor - 1])
-                inserted = [f"{indent}# mock-partial: {mock.summary}", *(f"{indent}#   {line}" for line in new)]
+                inserted = [f"{indent}# mock-partial: {mock.summary}", *(w for line in new for w in wrapped(indent, line, limit))]
                 edits.setdefault(relative, []).append((anchor, anchor - 1, inserted))
             continue
         block = mock.block
@@ -73,16 +87,27 @@ def rewrite(root: Path, mocks: list[MockUnderTest], missing: dict[int, list[Depe
             kept.append(lines[number - 1])
             if owner is not None:
                 insert_at = len(kept)
-        kept[insert_at:insert_at] = [f"{indent}#   {line}" for line in new]
+        kept[insert_at:insert_at] = [w for line in new for w in wrapped(indent, line, limit)]
         edits.setdefault(relative, []).append((block.line, block.end_line, kept))
     encoded: dict[str, bytes] = {}
     for relative, file_edits in edits.items():
+        _writable(root, relative)
         text = texts[relative]
         for first, last, replacement in sorted(file_edits, key=lambda e: e[0], reverse=True):
             text.replace(first, last, replacement)
         encoded[relative] = text.encode(relative)
+        if not same_code(text.data, encoded[relative]):  # a safeguard: blocks and openings come from tokens
+            raise RewriteError(f"cannot rewrite the '# mock-partial:' blocks of {relative}: the new comment lines "
+                               "would change its code; no file was rewritten.")
+    if preview is not None:
+        for relative in sorted(encoded):
+            text = texts[relative]
+            before = text.data.decode(text.encoding).splitlines(keepends=True)
+            after = encoded[relative].decode(text.encoding).splitlines(keepends=True)
+            preview.append("".join(difflib.unified_diff(before, after, f"a/{relative}", f"b/{relative}")))
+        return []
     for relative, data in encoded.items():
-        _write(root / relative, data)
+        _write(root, relative, data)
     return sorted(edits)
 
 
@@ -95,6 +120,7 @@ class SourceText:
     bom: bool
     newline: str
     encoding: str
+    data: bytes  # as read
 
     @classmethod
     def read(cls, path: Path) -> SourceText:
@@ -107,7 +133,7 @@ class SourceText:
         lines = [content for content, _ in pieces]
         endings = [ending for _, ending in pieces]
         newline = max(("\r\n", "\r", "\n"), key=endings.count) if any(endings) else "\n"
-        return cls(lines, endings, data.startswith(_BOM), newline, encoding)
+        return cls(lines, endings, data.startswith(_BOM), newline, encoding, data)
 
     def replace(self, first: int, last: int, replacement: list[str]) -> None:
         """Lines ``first..last`` (1-based, inclusive; ``last = first - 1`` inserts) become ``replacement``."""
@@ -129,14 +155,49 @@ class SourceText:
             ) from None
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Replace the file at ``path`` with ``data``, keeping its permissions; a
-    symlinked file is edited where it lives."""
-    target = path.resolve()
-    temporary = target.with_name(target.name + ".mockpolicy-tmp")
-    temporary.write_bytes(data)
-    shutil.copymode(target, temporary)
-    temporary.replace(target)
+def _writable(root: Path, relative: str) -> os.stat_result:
+    """The status of the file ``relative`` (to ``root``) if ``--fix`` may replace
+    it: a regular file, not a link, in a folder of the project; else ``RewriteError``."""
+    shown = f"cannot rewrite the '# mock-partial:' blocks of {relative}"
+    path = root / relative
+    try:
+        status = os.lstat(path)
+        folder = path.parent.resolve()
+    except OSError as exc:
+        raise RewriteError(f"{shown}: {exc.strerror or exc}; no file was rewritten.") from None
+    if stat.S_ISLNK(status.st_mode):
+        raise RewriteError(f"{shown}: it is a symbolic link; rewrite the file it points to, "
+                           "or replace the link with that file; no file was rewritten.")
+    if not stat.S_ISREG(status.st_mode):
+        raise RewriteError(f"{shown}: it is not a regular file; no file was rewritten.")
+    if folder != root.resolve() and root.resolve() not in folder.parents:
+        raise RewriteError(f"{shown}: its folder is a link that leads out of the project; no file was rewritten.")
+    return status
+
+
+def _write(root: Path, relative: str, data: bytes) -> None:
+    """Replace the file ``relative`` (to ``root``) with ``data``, keeping its
+    permissions: ``data`` goes to a new file of a random name beside it
+    (created exclusively, so never an existing file or a link), which is then
+    renamed over it; the new file is removed if anything fails."""
+    status = _writable(root, relative)
+    path = root / relative
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".mockpolicy-tmp")
+    except OSError as exc:
+        raise RewriteError(f"cannot rewrite {relative}: {exc.strerror or exc}.") from None
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), stat.S_IMODE(status.st_mode))
+        os.replace(temporary, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise RewriteError(f"cannot rewrite {relative}: {exc.strerror or exc}.") from None
+        raise
 
 
 def _entry_spans(block: Block) -> dict[int, int]:

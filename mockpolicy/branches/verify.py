@@ -12,6 +12,7 @@ from mockpolicy.branches.mocks import MockUnderTest
 from mockpolicy.branches.resolve import Documented
 from mockpolicy.coverage_data import Arc, CoverageData, executed_lines
 from mockpolicy.findings import Finding
+from mockpolicy.partials import normalized_expression
 from mockpolicy.rules import (
     STALE_UNTESTED_BRANCH_DOC,
     UNCOVERED_DOCUMENTED_BRANCH,
@@ -71,6 +72,7 @@ def _untaken(data: CoverageData, dependents: list[Dependent], runs: dict[str, se
     contexts = {context for group in runs.values() for context in group}
     by_file: dict[str, list[set[Arc]]] = {}
     found: list[Dependent] = []
+    taken_somewhere: set[tuple[str, str, str]] = set()  # references an arm of which some occurrence takes
     for dependent in dependents:
         taken = by_file.get(dependent.file)
         if taken is None:
@@ -80,7 +82,27 @@ def _untaken(data: CoverageData, dependents: list[Dependent], runs: dict[str, se
             continue
         if not any(dependent.arcs & arcs for arcs in taken):
             found.append(dependent)
-    return found
+        else:
+            taken_somewhere.add(_key(dependent))
+    # An entry names a condition by its text, so every occurrence of it: an arm one
+    # occurrence takes would make the entry stale, and --fix would flip between
+    # writing and dropping it. Both arms of one condition never go in one block.
+    found = [dependent for dependent in found if _key(dependent) not in taken_somewhere]
+    arms: dict[tuple[str, str], set[str]] = {}
+    for dependent in found:
+        arms.setdefault((dependent.reference.qualname, _text(dependent)), set()).add(dependent.reference.arm)
+    return [
+        dependent for dependent in found
+        if len(arms[(dependent.reference.qualname, _text(dependent))]) < 2
+    ]
+
+
+def _text(dependent: Dependent) -> str:
+    return normalized_expression(dependent.reference.text) or dependent.reference.text
+
+
+def _key(dependent: Dependent) -> tuple[str, str, str]:
+    return (dependent.reference.qualname, dependent.reference.arm, _text(dependent))
 
 
 def _check_entry(

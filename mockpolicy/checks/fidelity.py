@@ -13,6 +13,8 @@ from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
 from mockpolicy.sites import MockSite, Target
 from mockpolicy.symbols import Kind
 from mockpolicy.vocabulary import (
+    CREATED_ON_MODULES,
+    CREATES_BUILTINS_ON_MODULES,
     MOCK_CLASSES,
     PATCH_DEFAULT,
     SPECCING_KEYWORDS,
@@ -36,6 +38,8 @@ def _is_constant(expr: ast.expr | None, *values: object) -> bool:
 def _unspecced(site: MockSite) -> str | None:
     """Why ``site`` makes a double without a spec, or None when it has one."""
     call, entry = site.call, site.entry
+    if any(keyword.arg is None and _forwarded(site, keyword.value) for keyword in call.keywords):
+        return None  # options the caller forwards may carry a spec: it cannot be told here
     if site.kind in PATCH_KINDS:
         if site.kind == "patch.multiple":
             if any(_keyword(call, option) is not None for option in SPECCING_KEYWORDS & entry.own_keywords):
@@ -68,6 +72,13 @@ def _unspecced(site: MockSite) -> str | None:
     return None
 
 
+def _forwarded(site: MockSite, expr: ast.expr) -> bool:
+    """Whether ``**expr`` passes on the options its function was given (a helper's ``**kwargs``)."""
+    node = site.owner.node
+    return isinstance(expr, ast.Name) and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+        and node.args.kwarg is not None and node.args.kwarg.arg == expr.id
+
+
 def _missing_part(analysis: Analysis, target: Target) -> tuple[str, str]:
     """(what lacks the name, the missing name) for a target that does not resolve."""
     owner, _, name = target.text.rpartition(".")
@@ -77,6 +88,27 @@ def _missing_part(analysis: Analysis, target: Target) -> tuple[str, str]:
         if analysis.resolver.resolve_dotted(prefix).kind is not Kind.MISSING:
             return prefix, parts[cut]
     return owner, name
+
+
+def _created_by_mock(analysis: Analysis, site: MockSite, target: Target, owner: str, name: str) -> bool:
+    """Whether ``unittest.mock`` itself creates the missing name: a public builtin
+    patched on a module (``patch("pkg.mod.open")``) is created as if ``create=True``."""
+    if site.api not in CREATES_BUILTINS_ON_MODULES or name not in CREATED_ON_MODULES:
+        return False
+    if owner != target.text.rpartition(".")[0]:
+        return False  # what lacks the name is not the object patched
+    base = target.base if target.base is not None else analysis.resolver.resolve_dotted(owner)
+    return base.kind is Kind.MODULE
+
+
+def _provided_by_subclasses(analysis: Analysis, target: Target, owner: str, name: str) -> bool:
+    """Whether the class lacking ``name`` has a known subclass (a mixin's host) that has it."""
+    if owner != target.text.rpartition(".")[0]:
+        return False
+    base = target.base if target.base is not None else analysis.resolver.resolve_dotted(owner)
+    if base.kind is not Kind.CLASS or base.cls is None:
+        return False
+    return analysis.known_subclasses().provide(base.cls, name, analysis.module.info)
 
 
 def check(analysis: Analysis) -> Iterator[Finding]:
@@ -117,6 +149,10 @@ def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
         owner, name = _missing_part(analysis, target)
         if allowed_by and name in BUILTIN_NAMES and owner == target.text.rpartition(".")[0]:
             continue  # create=True on a builtin the module calls: its global shadows the builtin
+        if _created_by_mock(analysis, site, target, owner, name):
+            continue
+        if allowed_by and _provided_by_subclasses(analysis, target, owner, name):
+            continue  # a mixin's attribute its host classes provide
         if allowed_by:
             message = (f"'{target.text}' does not exist: {owner} has no '{name}', and {allowed_by} hides "
                        "it, so the patch keeps passing after the name is renamed or removed. Patch a name that "

@@ -59,11 +59,38 @@ def is_inert(site: MockSite) -> bool:
     return True
 
 
+def _boundary_objects(analysis: Analysis, targets: list[Target]) -> set[str] | None:
+    """The objects (classes, or the classes of instances) whose members the
+    targets are: a declared boundary is an object, so mocks of several methods of
+    one client are one boundary. None when a target is no member of such an object."""
+    found: set[str] = set()
+    for target in targets:
+        owner_text = target.text.rpartition(".")[0]
+        base = target.base if target.base is not None else analysis.resolver.resolve_dotted(owner_text)
+        if base.kind not in (Kind.CLASS, Kind.INSTANCE) or base.cls is None:
+            return None
+        found.add(f"{base.cls.module}.{base.cls.qualname}")
+    return found
+
+
 def check(analysis: Analysis) -> Iterator[Finding]:
-    boundaries: dict[str, int] = {}
-    for site in analysis.module.sites:
+    sites = analysis.module.sites
+    annotations = {
+        id(site): analysis.annotations.find("boundary", site.call.lineno, site.call.end_lineno or site.call.lineno)
+        for site in sites
+    }
+    declared: dict[str, set[str]] = {}  # owner -> the objects of its first declared boundary
+    for site in sites:
+        annotation = annotations[id(site)]
+        if annotation is not None and annotation.reason and analysis.first_party_targets(site):
+            members_of = _boundary_objects(analysis, analysis.first_party_targets(site)) or set()
+            first = declared.setdefault(site.owner.qualname, set(members_of))
+            if first & members_of:
+                first.update(members_of)
+    boundaries: dict[str, list[set[str] | None]] = {}
+    for site in sites:
         call = site.call
-        annotation = analysis.annotations.find("boundary", call.lineno, call.end_lineno or call.lineno)
+        annotation = annotations[id(site)]
         owner = site.owner.qualname
         if annotation is not None and not annotation.reason:
             analysis.reasonless.append(analysis.finding(
@@ -77,9 +104,14 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         targets = analysis.first_party_targets(site)
         if not targets or is_inert(site):
             continue
+        objects = _boundary_objects(analysis, targets)
+        if annotation is None and objects and objects <= declared.get(owner, set()):
+            continue  # another member of the object the test declared as its boundary
         if annotation is not None:
-            boundaries[owner] = boundaries.get(owner, 0) + 1
-            if boundaries[owner] > 1:
+            seen = boundaries.setdefault(owner, [])
+            if objects is None or not any(known is not None and objects & known for known in seen):
+                seen.append(objects)  # a new boundary, not another member of one already declared
+            if len(seen) > 1 and seen[-1] is objects:
                 yield analysis.finding(
                     call,
                     MULTIPLE_BOUNDARY_MOCKS.symbol,

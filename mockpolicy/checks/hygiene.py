@@ -17,10 +17,11 @@ from pathlib import Path
 
 from mockpolicy.analysis import Analysis, Family
 from mockpolicy.findings import Finding
+from mockpolicy.functions import dotted_parts
 from mockpolicy.project import resolved
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
-from mockpolicy.sites import Context, MockSite, dotted_parts, root_key
-from mockpolicy.symbols import ClassInfo, Kind, Scope
+from mockpolicy.sites import Context, MockSite, Target, root_key
+from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
 from mockpolicy.vocabulary import (
     CLEANUP_REGISTRARS,
     PATCHER_START,
@@ -33,10 +34,7 @@ from mockpolicy.vocabulary import (
     is_fixture,
 )
 
-# The set-ups whose cleanups and assignments these rules read. Narrower than
-# SETUP_NAMES (no nose-style setup, setup_function or setUpModule, though their
-# tear-downs are read) for no recorded reason; kept so findings do not change.
-HYGIENE_SETUP_NAMES = SETUP_NAMES - {"setup", "setup_function", "setUpModule"}
+EXIT_METHODS = frozenset({"__exit__", "__aexit__"})  # what leaving a with block runs: restoring code
 CONTAINER_METHODS = frozenset({"pop", "update", "setdefault", "clear", "popitem", "__setitem__", "__delitem__"})
 
 
@@ -123,7 +121,7 @@ class _Cleanups:
                         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
                                 and call.func.attr in methods and call.func.attr not in TEARDOWN_NAMES:
                             found.nodes.append(methods[call.func.attr])
-                elif is_fixture(statement.decorator_list) or statement.name in HYGIENE_SETUP_NAMES:
+                elif is_fixture(statement.decorator_list) or statement.name in SETUP_NAMES:
                     shared = _function_cleanup(statement)
                     found.nodes += shared.nodes
                     found.registered += shared.registered
@@ -171,15 +169,34 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
             )
             if stopped or site.escapes or _returns_patcher(site) or _outside_base_may_stop(analysis, context):
                 continue  # stopped here, handed to a caller who stops it, or a base class may stop it
-            if not stopped:
-                reported.add(id(start))
-                yield analysis.finding(
-                    start, LEAKED_PATCHER.symbol,
+            later = _stopped_later(context, start, keys)
+            if later is not None and not context.is_function:
+                continue  # module or class level: an exception before the stop fails the import itself
+            reported.add(id(start))
+            if later is not None:
+                message = (
+                    f"This patcher is stopped on line {later}, but not if the test fails or raises before it: "
+                    "the patch then leaks into every later test. Stop it in a finally block or tear-down, "
+                    "register it with addCleanup(patcher.stop), or use the patch as a context manager."
+                )
+            else:
+                message = (
                     "This patcher is started but never stopped on the way out: if the test fails first, "
                     "the patch leaks into every later test. Stop it in a finally block or tear-down, "
-                    "register it with addCleanup(patcher.stop), or use the patch as a context manager.",
-                    context.qualname,
+                    "register it with addCleanup(patcher.stop), or use the patch as a context manager."
                 )
+            yield analysis.finding(start, LEAKED_PATCHER.symbol, message, context.qualname)
+
+
+def _stopped_later(context: Context, start: ast.Call, keys: set[str]) -> int | None:
+    """The line of a stop of the patcher (or ``stopall``) after ``start`` in the
+    same scope, not protected by a ``finally`` or a cleanup; None if there is none."""
+    lines = [
+        call.lineno for call in context.calls
+        if call.lineno > start.lineno and isinstance(call.func, ast.Attribute) and not call.args
+        and (call.func.attr == PATCHER_STOP_ALL or (call.func.attr == PATCHER_STOP and root_key(call.func.value) in keys))
+    ]
+    return min(lines) if lines else None
 
 
 def _returns_patcher(site: MockSite) -> bool:
@@ -239,7 +256,7 @@ class _Starts:
 
     def of(self, site: MockSite) -> Iterator[tuple[Context, ast.Call]]:
         """The ``.start()`` calls of ``site``'s patcher, with the context each is in."""
-        yield from self.on_call.get(id(site.call), [])
+        yield from self.on_call.get(id(site.written), [])
         for key in site.patcher_keys:
             for context, call in self.on_name.get(key, []):
                 if _same_class(context, site.owner):
@@ -270,8 +287,9 @@ _MODULES = _Shared(UNRESTORED_SYS_MODULES.symbol, "sys.modules", "sys.modules",
 
 def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     module = analysis.module
+    restoring_fixtures: dict[str, bool] = {}  # shared state -> whether an autouse fixture restores it
     for context in module.contexts:
-        if not context.is_function or context.name in TEARDOWN_NAMES:
+        if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
         candidates = [node for node in _mutations(context) if _may_mutate_shared_state(node, context)]
         if not candidates:
@@ -285,6 +303,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             shared, target = _classify(analysis, node, scope)
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
+                    continue
+                if _restored_by_autouse(analysis, shared, restoring_fixtures):
                     continue
                 yield analysis.finding(
                     node, shared.rule_symbol,
@@ -304,40 +324,199 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue
                 if _cleanup_on_same_module(target, visible) or _reset_by_a_set_up(analysis, context, target, scope):
                     continue
-                yield analysis.finding(
-                    node, UNRESTORED_ATTRIBUTE.symbol,
-                    f"'{ast.unparse(target)}' is changed for every later test and nothing puts it back; "
-                    "use monkeypatch.setattr or patch.object, or restore it in a finally block.",
-                    context.qualname,
-                )
+                if _restored_by_a_decorator(analysis, context, target, scope):
+                    continue
+                restored = _restored_later(context, node, target)
+                if restored is not None:
+                    message = (
+                        f"'{text}' is put back on line {restored} only if the test passes: a failure before "
+                        "that line leaves it changed for every later test; restore it in a finally block, "
+                        "or use monkeypatch.setattr or patch.object."
+                    )
+                else:
+                    message = (
+                        f"'{text}' is changed for every later test and nothing puts it back; "
+                        "use monkeypatch.setattr or patch.object, or restore it in a finally block."
+                    )
+                yield analysis.finding(node, UNRESTORED_ATTRIBUTE.symbol, message, context.qualname)
 
 
-def _puts_back(context: Context, node: ast.Assign | ast.AugAssign | ast.AnnAssign, target: ast.Attribute) -> bool:
+def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, bool]) -> bool:
+    """Whether an autouse fixture of the test's module, its conftest files or
+    plugins puts the shared state back after every test: in its own code after
+    the ``yield`` (or in a ``finally``), or in a ``@contextmanager`` function it
+    wraps the ``yield`` in (``with isolated_environment(): yield``)."""
+    if shared.qualname in known:
+        return known[shared.qualname]
+    module = analysis.module
+    found = False
+    if module.fixtures is not None and module.directory is not None:
+        for function, info in module.fixtures.autouse(module.info, module.directory):
+            if not _per_test(function):
+                continue  # a session or module fixture puts things back once, not after each test
+            scope = analysis.resolver.function_scope(function, info, None)
+            regions: list[tuple[ast.AST, Scope]] = [(node, scope) for node in _function_cleanup(function).nodes]
+            for node in ast.walk(function):
+                if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                    isinstance(child, (ast.Yield, ast.YieldFrom)) for child in ast.walk(node)
+                ):
+                    for item in node.items:
+                        if _patches_dict(analysis, item.context_expr, scope, shared.qualname):
+                            found = True
+                        manager = item.context_expr
+                        if isinstance(manager, ast.Call):
+                            value = analysis.resolver.evaluate(manager.func, scope)
+                            where = Scope(info) if value.module == info.name else analysis.resolver.module_scope(value.module)
+                            if value.kind is Kind.FUNCTION and value.function is not None and where is not None:
+                                regions += [(region, where) for region in _function_cleanup(value.function).nodes]
+            found = found or any(  # the whole state put back, not a read nor a key or two
+                _restores_whole(analysis, child, where, shared.qualname)
+                for region, where in regions for child in ast.walk(region)
+            )
+            if found:
+                break
+    known[shared.qualname] = found
+    return found
+
+
+WHOLE_RESTORES = frozenset({"update", "clear"})  # os.environ.clear(); os.environ.update(saved)
+
+
+def _restores_whole(analysis: Analysis, node: ast.AST, scope: Scope, qualname: str) -> bool:
+    """Whether ``node`` puts the whole of ``os.environ``/``sys.modules`` back
+    (``update``/``clear`` on it), not just some keys."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and node.func.attr in WHOLE_RESTORES and _evaluates_to(analysis, node.func.value, scope, qualname)
+
+
+def _per_test(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a fixture runs around each test (no ``scope=``, or ``scope="function"``)."""
+    for decorator in function.decorator_list:
+        if isinstance(decorator, ast.Call):
+            for keyword in decorator.keywords:
+                if keyword.arg == "scope":
+                    return isinstance(keyword.value, ast.Constant) and keyword.value.value == "function"
+    return True
+
+
+def _puts_back(context: Context, node: ast.AST, target: ast.Attribute) -> bool:
     """``saved = mod.x`` earlier in the function, and this assigns ``mod.x = saved``."""
-    value = node.value
+    value = getattr(node, "value", None)
     if not isinstance(value, ast.Name):
         return False
     text = ast.unparse(target)
     return any(ast.unparse(saved) == text for saved in context.assigns.get(value.id, []))
 
 
+def _restored_later(context: Context, node: ast.AST, target: ast.Attribute) -> int | None:
+    """The line of a plain ``mod.x = saved`` (saved before the change) after
+    ``node`` in the same test, or of ``setattr(mod, "x", saved)``; None if none."""
+    text, line = ast.unparse(target), getattr(node, "lineno", 0)
+    base, attribute = ast.unparse(target.value), target.attr
+    for statement in context.statements:
+        if statement.lineno <= line:
+            continue
+        if isinstance(statement, ast.Assign) and any(ast.unparse(t) == text for t in statement.targets):
+            if _puts_back(context, statement, target):
+                return statement.lineno
+    for call in context.calls:
+        if call.lineno > line and callee_name(call) == "setattr" and len(call.args) == 3:
+            named = call.args[1]
+            if ast.unparse(call.args[0]) == base and isinstance(named, ast.Constant) and named.value == attribute \
+                    and _puts_back(context, ast.Assign(targets=[target], value=call.args[2]), target):
+                return call.lineno
+    return None
+
+
+def _restored_by_a_decorator(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether a decorator of the test (or of its class), defined in the project
+    or its tests, puts the attribute back in a ``finally`` block or after a
+    ``yield`` around the call it wraps."""
+    resolver = analysis.resolver
+    base = resolver.evaluate(target.value, scope)
+    if base.kind is Kind.UNKNOWN:
+        return False
+    current: Context | None = context
+    while current is not None:
+        for decorator in getattr(current.node, "decorator_list", []):
+            maker = resolver.evaluate(decorator.func if isinstance(decorator, ast.Call) else decorator, scope)
+            if maker.kind is Kind.FUNCTION and maker.function is not None \
+                    and _function_restores(analysis, maker.function, maker.module, base, target.attr):
+                return True
+        current = current.parent
+    return False
+
+
+def _function_restores(analysis: Analysis, function: ast.AST, module: str, base: Value, attribute: str) -> bool:
+    """Whether ``function`` (its nested wrappers included) assigns ``attribute`` of
+    the object ``base`` in a ``finally`` block or after a ``yield``."""
+    module_scope = analysis.resolver.module_scope(module)
+    if module_scope is None:
+        return False
+    for region in _function_cleanup(function).nodes:
+        for child in ast.walk(region):
+            assigned: list[ast.expr] = []
+            if isinstance(child, ast.Assign):
+                assigned = [t.value for t in child.targets if isinstance(t, ast.Attribute) and t.attr == attribute]
+            elif isinstance(child, ast.Call) and callee_name(child) == "setattr" and len(child.args) >= 2:
+                named = child.args[1]
+                if isinstance(named, ast.Constant) and named.value == attribute:
+                    assigned = [child.args[0]]
+            for owner in assigned:
+                value = analysis.resolver.evaluate(owner, module_scope)
+                if value.kind is base.kind and value.qualname == base.qualname and value.module == base.module:
+                    return True
+    return False
+
+
 def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
     """Whether a mock site of this test replaced the object whose attribute is
     assigned (then the mock's undo restores it, attribute and all)."""
-    base_text = ast.unparse(target.value)
+    base_text, text = ast.unparse(target.value), ast.unparse(target)
     base = analysis.resolver.evaluate(target.value, scope)
     assigned = analysis.resolver.attribute(base, target.attr)
+    owners = _set_ups_of(context)
     for site in analysis.module.sites:
-        if site.owner is not context and site.owner is not context.parent:
+        if site.owner is not context and site.owner is not context.parent and site.owner not in owners:
             continue
         for replaced in site.targets:
             if replaced.text == base_text or base_text.startswith(replaced.text + "."):
                 return True
+            if site.owner in owners and _same_attribute(analysis, replaced, text, base, target.attr):
+                return True  # patched by the set-up: the patcher's stop restores it
             for value in (base, assigned):
                 if value.kind is replaced.value.kind and value.kind is not Kind.UNKNOWN \
                         and replaced.value.qualname == value.qualname and value.qualname:
                     return True
     return False
+
+
+def _set_ups_of(context: Context) -> list[Context]:
+    """The set-up methods and fixtures of the test's class, and the module-level
+    set-ups and fixtures: what runs before the test and may patch for it."""
+    found: list[Context] = []
+    current = context.parent
+    while current is not None:
+        for other in current.children:
+            if other is context or not other.is_function:
+                continue
+            node = other.node
+            assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            if other.name in SETUP_NAMES or is_fixture(node.decorator_list):
+                found.append(other)
+        current = current.parent
+    return found
+
+
+def _same_attribute(analysis: Analysis, replaced: Target, text: str, base: Value, attribute: str) -> bool:
+    """Whether the patch target ``replaced`` names the attribute assigned as ``text``."""
+    if replaced.text == text:
+        return True
+    owner_text, _, name = replaced.text.rpartition(".")
+    if name != attribute or base.kind is Kind.UNKNOWN:
+        return False
+    owner = replaced.base if replaced.base is not None else analysis.resolver.resolve_dotted(owner_text)
+    return owner.kind is base.kind and owner.qualname == base.qualname and owner.module == base.module
 
 
 def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, scope: Scope) -> bool:
@@ -365,7 +544,7 @@ def _installed_by_the_test(context: Context, cleanups: "_Cleanups", target: ast.
     owner = context.parent
     if owner is not None and owner.class_info is not None:
         scopes += [s for s in getattr(owner.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   and s.name in HYGIENE_SETUP_NAMES]
+                   and s.name in SETUP_NAMES]
     for scope_node in scopes:
         for node in ast.walk(scope_node):
             if isinstance(node, ast.Assign) and any(ast.unparse(t) == base_text for t in node.targets):
@@ -392,7 +571,7 @@ def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribu
         info = resolver.index.get(cls.module)
         if info is None:
             continue
-        for name in HYGIENE_SETUP_NAMES:
+        for name in SETUP_NAMES:
             binding = cls.members.get(name)
             if binding is None or binding.function is None:
                 continue
@@ -515,6 +694,10 @@ def _managers_cleanup(analysis: Analysis, visible: Cleanup, scope: Scope, node: 
             value = analysis.resolver.evaluate(manager.func, scope)
             if value.kind is Kind.FUNCTION and value.function is not None:
                 regions += _function_cleanup(value.function).nodes
+            elif value.kind is Kind.CLASS and value.cls is not None:  # a class: what its __exit__ runs
+                exit_method = analysis.resolver.attribute(value, "__exit__")
+                if exit_method.kind is Kind.FUNCTION and exit_method.function is not None:
+                    regions.append(exit_method.function)
     return regions
 
 
@@ -567,10 +750,11 @@ def _restores_attribute(
 
 
 # A patcher, os.environ or sys.modules by any spelling, setattr, or an
-# assignment to an attribute (``mod.NAME = ...``, ``+=``, annotated).
+# assignment on one line to an attribute of a name other than self/cls
+# (``mod.NAME = ...``, ``+=``, annotated): what the rules can report on.
 CHANGES_SHARED_STATE = re.compile(
     rb"mock|Mock|patch|environ|modules|putenv|unsetenv|setattr"
-    rb"|\w\s*\.\s*\w+\s*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|>>|<<)?=(?!=)"
+    rb"|(?<![\w.])(?!self\b|cls\b)[A-Za-z_]\w*(?:[ \t]*\.[ \t]*\w+)+[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|>>|<<)?=(?!=)"
 )
 
 FAMILY = Family("hygiene", (LEAKED_PATCHER, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES, UNRESTORED_ATTRIBUTE), check, CHANGES_SHARED_STATE)

@@ -5,19 +5,25 @@ block must be one that can be checked."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
+from mockpolicy.index import is_file
 from mockpolicy.outcomes import MOCK_VALUE, VALUE, Outcome
-from mockpolicy.partial_sites import blocks_of, partial_sites
+from mockpolicy.partial_sites import PartialSite, blocks_of, partial_sites
 from mockpolicy.partials import Block, find_branch, has_reason
 from mockpolicy.rules import MALFORMED_MOCK_PARTIAL, UNDOCUMENTED_PARTIAL_MOCK
+from mockpolicy.sites import Context
+from mockpolicy.telling import Withheld
 
 
 def check(analysis: Analysis) -> Iterator[Finding]:
     blocks = blocks_of(analysis)
     attached: set[int] = set()
+    # Mocks of one target keeping the same arms untaken across one test class: reported once, at the first.
+    alike: dict[tuple[str, str, str, tuple[str, ...]], list[PartialSite]] = {}
     for partial in partial_sites(analysis, blocks):
         site, block, scope = partial.site, partial.block, partial.site.owner.qualname
         if block is not None:
@@ -28,10 +34,23 @@ def check(analysis: Analysis) -> Iterator[Finding]:
                         site.call, MALFORMED_MOCK_PARTIAL.symbol, _malformed_message(block, problem), scope
                     )
             continue
-        yield analysis.finding(
-            site.call, UNDOCUMENTED_PARTIAL_MOCK.symbol,
-            _partial_message(partial.shown_name, partial.given, partial.missing), scope,
+        function = partial.function
+        key = (
+            _class_of(site.owner), function.module if function else "", function.qualname if function else "",
+            tuple(w.arm.entry for w in partial.withheld),
         )
+        if key[0]:
+            alike.setdefault(key, []).append(partial)
+            if len(alike[key]) > 1:
+                continue
+        else:
+            alike[(f"{id(partial)}", key[1], key[2], key[3])] = [partial]
+    for (cls, _, _, _), group in alike.items():
+        first = group[0]
+        message = _partial_message(first.shown_name, first.given, first.withheld)
+        if len(group) > 1:
+            message += f" ({len(group) - 1} more mocks of {first.shown_name} in {cls.rpartition('.')[2]} keep the same arms untaken.)"
+        yield analysis.finding(first.site.call, UNDOCUMENTED_PARTIAL_MOCK.symbol, message, first.site.owner.qualname)
     lines = analysis.annotations.lines
     for block in blocks:
         if block.line not in attached:
@@ -61,7 +80,7 @@ def malformed(analysis: Analysis, block: Block) -> Iterator[str]:
                 "or add a 'reason:' line"
             )
         if reference.arm == "arc":
-            if not (analysis.resolver.project.root / reference.path).is_file():
+            if not is_file(analysis.resolver.project.root / reference.path, analysis.resolver.tracker):
                 yield f"{where}: '{reference.path}' is not a file of the project"
             continue
         function = analysis.function_named(reference.qualname)
@@ -80,16 +99,30 @@ def _malformed_message(block: Block, problem: str) -> str:
     return f"The '# mock-partial:' block on line {block.line} cannot be checked: {problem}."
 
 
-def _partial_message(name: str, given: frozenset[Outcome], missing: list[Outcome]) -> str:
+def _class_of(context: Context) -> str:
+    """The qualified name of the test class ``context`` belongs to, or ""."""
+    current: Context | None = context
+    while current is not None:
+        if isinstance(current.node, ast.ClassDef):
+            return current.qualname
+        current = current.parent
+    return ""
+
+
+def _partial_message(name: str, given: frozenset[Outcome], withheld: list[Withheld]) -> str:
     if len(given) == 1:
         only = next(iter(given))
         does = "returns a MagicMock every time" if only == MOCK_VALUE else f"always {_shown(only)}"
     else:
         does = "only " + ", ".join(_shown(o) for o in sorted(given))
+    arms = "; ".join(
+        f"`{w.arm.entry}` (taken when it {' or '.join(_shown(o) for o in w.outcomes)})" for w in withheld
+    )
+    lines = " and ".join(f"`#   untested: {w.arm.entry}; <reason>`" for w in withheld)
     return (
-        f"This mock of {name} {does}; it leaves out what the real function can also do: "
-        f"{', '.join(_shown(o) for o in missing)}. Name the branches of the code under test this leaves "
-        "untested in a '# mock-partial:' block (`mockpolicy explain undocumented-partial-mock`)."
+        f"This mock of {name} {does}, so the code under test never takes {arms}. Test that outcome too, "
+        f"or document the gap in a '# mock-partial:' block with {lines} "
+        "(`mockpolicy explain undocumented-partial-mock`)."
     )
 
 

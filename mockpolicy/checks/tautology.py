@@ -15,6 +15,8 @@ from mockpolicy.vocabulary import (
     ASSERTING_CONTEXTS,
     ASSERTION_PREFIXES,
     CALL_ATTRIBUTES,
+    CALL_COUNT_ATTRIBUTES,
+    NEGATIVE_ASSERT_METHODS,
     RETURN_VALUE,
     TEST_PREFIX,
     callee_name,
@@ -102,13 +104,77 @@ def _asserting_helpers(analysis: Analysis) -> set[str]:
     return found
 
 
+def _depends_on_input(node: ast.AST) -> bool:
+    """Whether a call assertion checks a decision of the code rather than restating
+    a call: that a call was not made (``assert_not_called()``, ``not m.called``,
+    ``call_count == 0``), or a call count compared with something the test
+    computes or is given (``call_count == len(items)``, ``m.called == expected``)."""
+    if isinstance(node, ast.Call) and callee_name(node) in NEGATIVE_ASSERT_METHODS:
+        return True
+    name = callee_name(node) if isinstance(node, ast.Call) else ""
+    if isinstance(node, ast.Call) and name.startswith(ASSERTION_PREFIXES):
+        counted = [a for a in node.args if _reads_count(a)]
+        others = [a for a in node.args if not _reads_count(a)]
+        if counted and ("False" in name or any(_not_restating(o) for o in others)):
+            return True
+    test = node.test if isinstance(node, ast.Assert) else None
+    if test is None:
+        return False
+    for child in ast.walk(test):
+        if isinstance(child, ast.UnaryOp) and isinstance(child.op, ast.Not) and _reads_count(child.operand):
+            return True
+        if isinstance(child, ast.Compare):
+            sides = [child.left, *child.comparators]
+            if any(_reads_count(side) for side in sides) and any(
+                _not_restating(side) for side in sides if not _reads_count(side)
+            ):
+                return True
+    return False
+
+
+def _chosen_by_input(context: Context) -> list[tuple[int, int]]:
+    """The line ranges of the branches of ``if`` statements of the test that test
+    one of its parameters (``if share_proto == "nfs": a.assert_called() else:
+    b.assert_called()``): which call is asserted is a decision the input makes."""
+    node = context.node
+    params = set(context.params) - {context.self_name or ""} - set(context.bound)  # mocks are no input
+    if not params or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    found: list[tuple[int, int]] = []
+    for statement in ast.walk(node):
+        if isinstance(statement, ast.If) and any(
+            isinstance(name, ast.Name) and name.id in params for name in ast.walk(statement.test)
+        ):
+            found.append((statement.lineno, statement.end_lineno or statement.lineno))
+    return found
+
+
+def _inside_lines(node: ast.AST, ranges: list[tuple[int, int]]) -> bool:
+    line = getattr(node, "lineno", 0)
+    return any(first < line <= last for first, last in ranges)
+
+
+def _reads_count(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Attribute) and expr.attr in CALL_COUNT_ATTRIBUTES
+
+
+def _not_restating(expr: ast.expr) -> bool:
+    """A side of a count comparison that makes it a decision: zero or False, or
+    an expression that reads a name (the test's input or something it computed)."""
+    if isinstance(expr, ast.Constant):
+        return expr.value is False or (expr.value == 0 and expr.value is not True)
+    return any(isinstance(node, ast.Name) for node in ast.walk(expr))
+
+
 def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[MockSite]] | None:
     """The first assertion and the mocks involved, when every assertion of the
-    test only checks calls of first-party mocks; else None."""
+    test only checks calls of first-party mocks, none of them a decision that
+    depends on the test's input; else None."""
     first: ast.AST | None = None
     mocks: list[MockSite] = []
+    chosen = _chosen_by_input(context)
     for node, sites in _assertions(analysis, context):
-        if not sites:
+        if not sites or _depends_on_input(node) or _inside_lines(node, chosen):
             return None
         mocks.extend(sites)
         if first is None or _position(node) < _position(first):

@@ -15,9 +15,9 @@ from typing import TextIO
 
 from mockpolicy.findings import Finding
 from mockpolicy.formats import github, gitlab, markdown, plain, rdjson, sarif
-from mockpolicy.formats.context import Context, RuleInfo
+from mockpolicy.formats.context import Context, RuleInfo, TrendPoint
 
-__all__ = ["FORMATS", "Context", "RuleInfo", "emit", "render"]
+__all__ = ["FORMATS", "Context", "RuleInfo", "TrendPoint", "emit", "render"]
 
 FORMATS = ("text", "json", "sarif", "rdjson", "github", "gitlab", "markdown")
 
@@ -43,10 +43,13 @@ def render(findings: Sequence[Finding], fmt: str, context: Context | None = None
     raise ValueError(f"unknown format {fmt!r}")
 
 
-def emit(findings: Sequence[Finding], fmt: str, context: Context, stream: TextIO) -> None:
+def emit(findings: Sequence[Finding], fmt: str, context: Context, stream: TextIO, colour: bool = False) -> None:
     """Write ``findings`` to ``stream``; for ``github``, append what exceeds the
     annotation limits to ``$GITHUB_STEP_SUMMARY`` (without it, the Markdown
     table goes to ``stream``, so nothing is lost)."""
+    if fmt == "text":
+        stream.write(plain.text(findings, colour))
+        return
     if fmt != "github":
         stream.write(render(findings, fmt, context))
         return

@@ -23,6 +23,7 @@ class RuleInfo:
     summary: str
     help_uri: str | None = None
     page: str | None = None  # the rule's Markdown page, when there is one
+    description: str | None = None  # a longer text, for messages with no page (pylint's own)
 
     @property
     def level(self) -> str:
@@ -50,6 +51,19 @@ def rule_info(symbol: str, extra: Mapping[str, RuleInfo] | None = None) -> RuleI
     return RuleInfo(symbol, symbol, symbol)
 
 
+# Where Python breaks lines (and so numbers findings): LF, CRLF and a lone CR.
+# Not str.splitlines, which also breaks at \v, \f, \x1c-\x1e, \x85, \u2028
+# and \u2029, characters Python, git and GitHub keep inside a line.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def python_lines(text: str) -> list[str]:
+    """``text``'s lines as Python numbers them, without their line breaks
+    (a break at the very end starts no line)."""
+    lines = _LINE_BREAK.split(text)
+    return lines[:-1] if lines[-1] == "" else lines
+
+
 class Sources:
     """The text of files under ``root``, read once, as GitHub reads them (UTF-8,
     undecodable bytes replaced, line endings kept)."""
@@ -70,9 +84,33 @@ class Sources:
         return self._texts[relative]
 
     def lines(self, relative: str) -> list[str]:
-        """The file's lines without their line endings ([] when it cannot be read)."""
+        """The file's lines as Python numbers them (the numbering of findings),
+        without their line endings ([] when it cannot be read)."""
         text = self.text(relative)
-        return [] if text is None else text.splitlines()
+        return [] if text is None else python_lines(text)
+
+    def github_line(self, relative: str, number: int) -> tuple[int, str | None]:
+        """Line ``number`` as Python numbers it, as GitHub (git) numbers it, and
+        that line's text when Python sees the same line and it is all UTF-8,
+        else None (a suggestion made from it would not give the line back).
+
+        git breaks lines at LF only (a CR before it is part of the ending);
+        Python breaks at a lone CR too, so after a lone CR the numbers
+        disagree, and a GitHub line holding one is several Python lines.
+        """
+        text = self.text(relative)
+        if text is None:
+            return number, None
+        pieces = text.split("\n")
+        seen = 0  # Python lines before this GitHub line
+        for github_number, piece in enumerate(pieces, start=1):
+            if github_number < len(pieces) and piece.endswith("\r"):
+                piece = piece[:-1]  # CRLF
+            parts = piece.split("\r")
+            if seen + len(parts) >= number:
+                return github_number, piece if len(parts) == 1 and "\ufffd" not in piece else None
+            seen += len(parts)
+        return number, None
 
     def line(self, relative: str, number: int) -> str | None:
         lines = self.lines(relative)
@@ -89,17 +127,46 @@ class Sources:
 
 
 @dataclass(frozen=True)
+class TrendPoint:
+    """One version of the baseline file in its history: a label (date and
+    commit) and how many findings it allows."""
+
+    label: str
+    allowed: int
+
+
+@dataclass(frozen=True)
+class Host:
+    """A program whose report mockpolicy writes, its own messages and ours
+    together (pylint, through ``mockpolicy.reporters``)."""
+
+    name: str
+    version: str
+    information_uri: str
+
+
+@dataclass(frozen=True)
 class Context:
     """What a format may use beside the findings.
 
     ``root`` is the folder finding paths are relative to (source lines are read
     from it); ``baselined`` the findings the baseline allowed (for summaries);
-    ``extra_rules`` metadata for symbols mockpolicy does not define.
+    ``extra_rules`` metadata for symbols mockpolicy does not define;
+    ``path_prefix`` the folder ``root`` is in the repository ("" at its top,
+    else ending in "/"), which formats read by CI services put before paths;
+    ``trend`` the baseline's history, oldest first (for the Markdown summary's chart).
     """
 
     root: Path | None = None
     baselined: Sequence[Finding] = ()
     extra_rules: Mapping[str, RuleInfo] = field(default_factory=dict)
+    trend: Sequence[TrendPoint] = ()
+    path_prefix: str = ""
+    host: Host | None = None  # the tool mockpolicy runs inside (pylint), when it is not run alone
+
+    def repository_path(self, relative: str) -> str:
+        """``relative`` (to ``root``) as a path from the repository's top."""
+        return self.path_prefix + relative
 
     def rule(self, symbol: str) -> RuleInfo:
         return rule_info(symbol, self.extra_rules)

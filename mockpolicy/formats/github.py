@@ -43,7 +43,7 @@ def render(findings: Sequence[Finding], context: Context) -> tuple[str, str]:
             continue
         shown[kind] += 1
         properties = {
-            "file": finding.path,
+            "file": context.repository_path(finding.path),
             "line": str(finding.line),
             "col": str(sources.character_column(finding.path, finding.line, finding.column) + 1),
         }
@@ -73,5 +73,5 @@ def _summary(rest: Sequence[Finding], context: Context) -> str:
     for finding in rest:
         rule = context.rule(finding.symbol)
         name = f"[{finding.symbol}]({rule.help_uri})" if rule.help_uri else finding.symbol
-        lines.append(f"| {escape(finding.path)} | {finding.line} | {name} | {escape(finding.message)} |")
+        lines.append(f"| {escape(context.repository_path(finding.path))} | {finding.line} | {name} | {escape(finding.message)} |")
     return "\n".join(lines) + "\n"

@@ -26,7 +26,7 @@ def render(findings: Sequence[Finding], context: Context) -> str:
             "severity": _SEVERITY[context.rule(finding.symbol).level],
             "categories": ["Bug Risk"],
             "fingerprint": key,
-            "location": {"path": finding.path, "lines": {"begin": finding.line, "end": finding.end_line or finding.line}},
+            "location": {"path": context.repository_path(finding.path), "lines": {"begin": finding.line, "end": finding.end_line or finding.line}},
         }
         for finding, key in zip(findings, finding_keys(findings))
     ]

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from mockpolicy.findings import Finding
-from mockpolicy.formats.context import Context
+from mockpolicy.formats.context import Context, TrendPoint
 from mockpolicy.printable import printable
 
 LISTED = 50  # new findings listed one by one; the rest are counted
@@ -46,6 +46,8 @@ def render(findings: Sequence[Finding], context: Context) -> str:
             rule = context.rule(symbol)
             name = f"[`{symbol}`]({rule.help_uri})" if rule.help_uri else f"`{symbol}`"
             lines.append(f"| {name} ({rule.msgid}) | {new[symbol]} | {allowed[symbol]} |")
+    if len(context.trend) >= 2:
+        lines += ["", trend_chart(context.trend)]
     if findings:
         lines += ["", "### New findings", ""]
         for finding in findings[:LISTED]:
@@ -53,3 +55,28 @@ def render(findings: Sequence[Finding], context: Context) -> str:
         if len(findings) > LISTED:
             lines.append(f"- ... and {len(findings) - LISTED} more (run `mockpolicy check` to see them all).")
     return "\n".join(lines) + "\n"
+
+
+def trend_chart(trend: Sequence[TrendPoint]) -> str:
+    """A Mermaid ``xychart-beta`` line of what the baseline allowed in each of its
+    versions, which GitHub and GitLab draw in place. Labels keep only the
+    characters a quoted Mermaid string can hold."""
+    labels = ", ".join(f'"{_MERMAID_UNSAFE.sub("", point.label)}"' for point in trend)
+    values = ", ".join(str(point.allowed) for point in trend)
+    top = max(point.allowed for point in trend)
+    first, last = trend[0].allowed, trend[-1].allowed
+    change = "unchanged" if first == last else f"{'down' if last < first else 'up'} {abs(last - first)}"
+    return "\n".join([
+        f"**Baseline trend**: {last} allowed finding(s), {change} over the last {len(trend)} versions of the baseline.",
+        "",
+        "```mermaid",
+        "xychart-beta",
+        '    title "Findings the baseline allows"',
+        f"    x-axis [{labels}]",
+        f'    y-axis "allowed" 0 --> {max(top, 1)}',
+        f"    line [{values}]",
+        "```",
+    ])
+
+
+_MERMAID_UNSAFE = re.compile(r"[^0-9A-Za-z .:-]")

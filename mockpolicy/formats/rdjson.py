@@ -31,7 +31,7 @@ def _position(line: int, byte_column: int) -> dict[str, int]:
 
 def _diagnostic(finding: Finding, context: Context, sources: Sources) -> dict[str, Any]:
     rule = context.rule(finding.symbol)
-    location: dict[str, Any] = {"path": finding.path, "range": {"start": _position(finding.line, finding.column)}}
+    location: dict[str, Any] = {"path": context.repository_path(finding.path), "range": {"start": _position(finding.line, finding.column)}}
     if finding.end_line is not None and finding.end_column is not None:
         location["range"]["end"] = _position(finding.end_line, finding.end_column)
     code: dict[str, str] = {"value": finding.symbol}
@@ -42,7 +42,7 @@ def _diagnostic(finding: Finding, context: Context, sources: Sources) -> dict[st
         "location": location,
         "severity": _SEVERITY[rule.level],
         "code": code,
-        "original_output": f"{finding.path}:{finding.line}:{finding.column}: {finding.symbol} {finding.message}",
+        "original_output": f"{context.repository_path(finding.path)}:{finding.line}:{finding.column}: {finding.symbol} {finding.message}",
     }
     fix = fix_for(finding, sources.line(finding.path, finding.line))
     if fix is not None:

@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
-from mockpolicy import __version__
 from mockpolicy.findings import Finding
 from mockpolicy.fixes import fix_for
 from mockpolicy.formats.context import TOOL_URL, Context, RuleInfo, Sources
 from mockpolicy.formats.linehash import line_hashes
 from mockpolicy.identity import finding_keys
+from mockpolicy.rules import RULES_BY_SYMBOL
+from mockpolicy.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 KEY_NAME = "mockpolicy/v1"
@@ -35,52 +36,70 @@ def document(findings: Sequence[Finding], context: Context) -> dict[str, Any]:
     """The SARIF log for ``findings`` as a JSON-ready dict."""
     sources = Sources(context.root)
     symbols = sorted({f.symbol for f in findings}, key=lambda s: context.rule(s).msgid)
-    index = {symbol: number for number, symbol in enumerate(symbols)}
+    # Run alone, mockpolicy is the driver. Inside a host (pylint), the host is the
+    # driver with its own messages, and mockpolicy's rules live in an extension.
+    hosted = context.host is not None
+    ours = [s for s in symbols if s in RULES_BY_SYMBOL or not hosted]
+    theirs = [s for s in symbols if s not in ours]
+    index = {symbol: number for number, symbol in enumerate(ours)} | {s: n for n, s in enumerate(theirs)}
     hashes: dict[str, list[str]] = {}
     results = []
     for finding, key in zip(findings, finding_keys(findings)):
         if finding.path not in hashes:
             text = sources.text(finding.path)
             hashes[finding.path] = line_hashes(text) if text is not None else []
-        results.append(_result(finding, key, index[finding.symbol], context.rule(finding.symbol), hashes[finding.path], sources))
+        result = _result(finding, key, index[finding.symbol], context.rule(finding.symbol), hashes[finding.path], sources,
+                         context.repository_path(finding.path))
+        if hosted and finding.symbol in RULES_BY_SYMBOL:
+            del result["ruleIndex"]
+            result["rule"] = {"id": result["ruleId"], "index": index[finding.symbol], "toolComponent": {"index": 0}}
+        results.append(result)
+    mockpolicy = {
+        "name": "mockpolicy",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "informationUri": TOOL_URL,
+        "rules": [_descriptor(context.rule(symbol), ours=True) for symbol in ours],
+    }
+    if context.host is None:
+        tool: dict[str, Any] = {"driver": mockpolicy}
+    else:
+        driver = {
+            "name": context.host.name,
+            "version": context.host.version,
+            "informationUri": context.host.information_uri,
+            "rules": [_descriptor(context.rule(symbol), ours=False) for symbol in theirs],
+        }
+        tool = {"driver": driver, "extensions": [mockpolicy]}
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "mockpolicy",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "informationUri": TOOL_URL,
-                        "rules": [_descriptor(context.rule(symbol)) for symbol in symbols],
-                    }
-                },
-                "columnKind": "utf16CodeUnits",
-                "results": results,
-            }
-        ],
+        "runs": [{"tool": tool, "columnKind": "utf16CodeUnits", "results": results}],
     }
 
 
-def _descriptor(rule: RuleInfo) -> dict[str, Any]:
+def _descriptor(rule: RuleInfo, ours: bool) -> dict[str, Any]:
     descriptor: dict[str, Any] = {
         "id": rule.msgid,
         "name": "".join(part.capitalize() for part in rule.symbol.split("-")),
         "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": rule.first_paragraph("What it does") or rule.summary},
+        "fullDescription": {"text": rule.first_paragraph("What it does") or rule.description or rule.summary},
         "defaultConfiguration": {"level": rule.level},
-        "properties": {"tags": ["testing", "mocking"], "symbol": rule.symbol},
+        "properties": {"tags": ["testing", "mocking"], "symbol": rule.symbol} if ours else {"symbol": rule.symbol},
     }
     if rule.page:
         descriptor["help"] = {"text": rule.page, "markdown": rule.page}
+    elif rule.description:  # GitHub wants help for every rule
+        more = f" See {rule.help_uri}" if rule.help_uri else ""
+        descriptor["help"] = {"text": rule.description + more}
     if rule.help_uri:
         descriptor["helpUri"] = rule.help_uri
     return descriptor
 
 
-def _result(finding: Finding, key: str, rule_index: int, rule: RuleInfo, hashes: list[str], sources: Sources) -> dict[str, Any]:
+def _result(
+    finding: Finding, key: str, rule_index: int, rule: RuleInfo, hashes: list[str], sources: Sources, shown_path: str
+) -> dict[str, Any]:
     region: dict[str, Any] = {
         "startLine": finding.line,
         "startColumn": sources.character_column(finding.path, finding.line, finding.column, utf16=True) + 1,
@@ -99,7 +118,7 @@ def _result(finding: Finding, key: str, rule_index: int, rule: RuleInfo, hashes:
         "locations": [
             {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": _uri(finding.path), "uriBaseId": "%SRCROOT%"},
+                    "artifactLocation": {"uri": _uri(shown_path), "uriBaseId": "%SRCROOT%"},
                     "region": region,
                 }
             }
@@ -113,7 +132,7 @@ def _result(finding: Finding, key: str, rule_index: int, rule: RuleInfo, hashes:
                 "description": {"text": fix.description},
                 "artifactChanges": [
                     {
-                        "artifactLocation": {"uri": _uri(finding.path), "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": _uri(shown_path), "uriBaseId": "%SRCROOT%"},
                         "replacements": [
                             {
                                 "deletedRegion": {

@@ -18,3 +18,7 @@ def register(linter: PyLinter) -> None:
     plugins again into a linter that already holds it."""
     if not any(isinstance(checker, MockPolicyChecker) for checker in linter.get_checkers()):
         linter.register_checker(MockPolicyChecker(linter))
+    from mockpolicy import reporters  # --output-format=mockpolicy-sarif and the other short names
+
+    for reporter in reporters.REPORTERS:
+        linter.register_reporter(reporter)

@@ -24,7 +24,7 @@ from pylint.checkers.utils import only_required_for_messages
 from pylint.constants import WarningScope
 from pylint.interfaces import HIGH, INFERENCE
 
-from mockpolicy import baseline
+from mockpolicy import baseline, matching
 from mockpolicy.engine import Engine, Session, analysis_error
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
@@ -34,8 +34,10 @@ if TYPE_CHECKING:
     from astroid import nodes
     from pylint.lint import PyLinter
 
-# Coverage-based rules need a test run's data: only `mockpolicy branches` reports them;
-# runtime rules need a runtime record: only `mockpolicy check --runtime` reports them.
+# Every rule is known to pylint (`pylint --help-msg=W7316` works, and pylint's
+# enable/disable accept every name), but coverage-based rules need a test run's
+# data, runtime rules a runtime record and baseline-grew a change: only
+# `mockpolicy branches`, `check --runtime` and `review` report them.
 STATIC_RULES = tuple(rule for rule in ALL_RULES if rule.symbol not in COVERAGE_RULES | RUNTIME_RULES)
 SYMBOLS = tuple(rule.symbol for rule in STATIC_RULES)
 
@@ -46,7 +48,7 @@ class MockPolicyChecker(BaseChecker):
     name = "mockpolicy"
     msgs = {
         rule.msgid: ("%s", rule.symbol, rule.summary, {"scope": WarningScope.LINE})
-        for rule in STATIC_RULES
+        for rule in ALL_RULES
     }
 
     def __init__(self, linter: PyLinter) -> None:
@@ -81,16 +83,20 @@ class MockPolicyChecker(BaseChecker):
         assert session is not None
         try:
             engine = session.engine_for(path)
+            project = engine.project
+            if project.is_excluded(Path(path)):  # [tool.mockpolicy] exclude, as `mockpolicy check` honours it
+                return []
             data = node.file_bytes if node.file_bytes is not None else engine.read(path)
         except MockpolicyError as exc:
             return [analysis_error(path, str(exc))]
         if isinstance(data, str):
             data = data.encode("utf-8")
-        findings = engine.analyse_source(path, data)
+        relative = project.relative(path)
+        findings = [f for f in engine.analyse_source(path, data) if project.selection.allows(f.symbol, relative)]
         allowed = self._baseline(engine)
         if isinstance(allowed, MockpolicyError):
             return [*findings, analysis_error(path, f"{allowed} Nothing is filtered until it is fixed.")]
-        return baseline.not_allowed(allowed, findings, engine.project.relative)
+        return matching.not_allowed(allowed, findings, engine.project.relative)
 
     def _baseline(self, engine: Engine) -> baseline.Baseline | MockpolicyError:
         """The project's baseline, read once per run (or the error reading it)."""

@@ -3,6 +3,8 @@
 from unittest import mock
 
 from shopfp import jobs
+from shopfp.jobs import Runner
+from shopfp.storage import Storage
 
 
 # mock-boundary: the job runner talks to a remote queue
@@ -48,3 +50,14 @@ def test_boundary_comment_not_adjacent():
 
     with mock.patch("shopfp.jobs.run"):  # [first-party-mock]
         pass
+
+
+def test_boundary_is_an_object(mocker):
+    # mock-boundary: storage is a remote database here
+    mocker.patch.object(Storage, "save", autospec=True)
+    mocker.patch.object(Storage, "load", autospec=True)  # another member of the declared boundary
+    # mock-boundary: still the same remote database
+    mocker.patch("shopfp.storage.Storage.size")
+    mocker.patch("shopfp.jobs.Runner.claim", autospec=True)  # [first-party-mock]
+    # mock-boundary: and the runner's queue
+    mocker.patch.object(Runner, "build", autospec=True)  # [multiple-boundary-mocks]

@@ -85,3 +85,70 @@ def test_test_local_state():
     Local.value = 2
     runner = jobs.Runner()
     runner.mode = "fast"
+
+
+IMPORT_PATCHER = mock.patch("shopfp.jobs.sleep", autospec=True)
+IMPORT_PATCHER.start()
+RESULT = jobs.run("at import")
+IMPORT_PATCHER.stop()  # module level: an exception before it fails the import itself
+
+
+def test_stopped_on_the_last_line():
+    sleeping = mock.patch("shopfp.jobs.sleep", autospec=True)
+    sleeping.start()  # [leaked-patcher]
+    assert jobs.run("a")
+    sleeping.stop()
+
+
+def restores_config_name(test):
+    def wrapper(*args, **kwargs):
+        saved = config.NAME
+        try:
+            return test(*args, **kwargs)
+        finally:
+            config.NAME = saved
+    return wrapper
+
+
+@restores_config_name
+def test_restored_by_its_decorator():
+    config.NAME = "decorated"
+    config.RETRIES = 9  # [unrestored-attribute-assignment]
+
+
+class KeepsRetries:
+    def __enter__(self):
+        self.saved = config.RETRIES
+        return self
+
+    def __exit__(self, *exc):
+        config.RETRIES = self.saved
+
+
+def test_restored_by_a_context_manager_class():
+    with KeepsRetries():
+        config.RETRIES = 0
+
+
+class TestPatchedBySetUp(unittest.TestCase):
+    def setUp(self):
+        patcher = mock.patch.object(config, "RETRIES", 5)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_changes_what_set_up_patched(self):
+        config.RETRIES = 0  # the set-up's patcher puts the original back
+        config.NAME = "x"  # [unrestored-attribute-assignment]
+
+
+def setup_function():
+    global SAVED_TIMEOUTS  # pylint: disable=global-statement
+    SAVED_TIMEOUTS = config.TIMEOUTS
+
+
+def teardown_function():
+    config.TIMEOUTS = SAVED_TIMEOUTS
+
+
+def test_restored_by_teardown_function():
+    config.TIMEOUTS = (0, 0)

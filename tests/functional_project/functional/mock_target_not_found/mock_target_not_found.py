@@ -3,6 +3,7 @@
 from unittest import mock
 
 from shopfp import jobs
+from shopfp.mixins import AuditMixin
 from shopfp.storage import Storage
 
 
@@ -30,3 +31,22 @@ def test_targets_that_exist(monkeypatch):
     with mock.patch("requests.nothing_here", create=True, new=None):
         pass
     monkeypatch.setattr(jobs.Runner(), "anything", 1)
+
+
+def test_builtins_patched_on_a_module(monkeypatch):
+    with mock.patch("shopfp.jobs.open", mock.mock_open()):  # mock creates a builtin's name on a module
+        pass
+    with mock.patch.object(jobs, "print", autospec=True):
+        pass
+    with mock.patch("shopfp.jobs.Runner.open", autospec=True):  # [mock-target-not-found]
+        pass
+    monkeypatch.setattr("shopfp.jobs.open", mock.mock_open())  # [mock-target-not-found]
+
+
+def test_create_on_a_mixin():
+    with mock.patch.object(AuditMixin, "client", create=True, new=None):  # the host classes define it
+        pass
+    with mock.patch.object(AuditMixin, "sink", create=True, new=None):  # a host's host sets it on instances
+        pass
+    with mock.patch.object(AuditMixin, "clinet", create=True, new=None):  # [mock-target-not-found]
+        pass

@@ -2,8 +2,11 @@
 # pylint: disable=missing-docstring,import-error,unused-argument
 import os.path
 import shutil
+import sys
 from unittest import mock
 from unittest.mock import Mock, create_autospec, patch
+
+import pytest
 
 from shopfp import gates
 from shopfp.gates import Gate
@@ -31,6 +34,8 @@ def test_assigned_later(read):
 
 def test_side_effect_raises(mocker):
     mocker.patch("shopfp.gates.read_evidence", side_effect=KeyError("x"))  # [undocumented-partial-mock]
+    with pytest.raises(KeyError):
+        gates.run_gates("x")
 
 
 def test_side_effect_covers_all(mocker):
@@ -40,8 +45,9 @@ def test_side_effect_covers_all(mocker):
 
 
 def test_side_effect_assigned(mocker):
-    spy = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # [undocumented-partial-mock]
+    spy = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # KeyError is left out, and guarded catches it  # [undocumented-partial-mock]
     spy.side_effect = ["APPROVED", "RETRY"]
+    assert gates.guarded("x") == "APPROVED"
 
 
 def test_side_effect_function(mocker):
@@ -56,7 +62,7 @@ def test_two_patches_together_cover_the_target():
 
 
 def test_stdlib_default_mock():
-    with patch("os.path.exists", autospec=True):  # [undocumented-partial-mock]
+    with patch("os.path.exists", autospec=True):  # no first-party caller reads the result
         assert os.path.exists("x")
 
 
@@ -66,7 +72,7 @@ def test_stdlib_both_ways():
 
 
 def test_stdlib_lambdas(monkeypatch):
-    monkeypatch.setattr(shutil, "which", lambda name: None)  # [undocumented-partial-mock]
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # no first-party caller reads the result
 
 
 def test_stdlib_fake_with_logic(monkeypatch):
@@ -77,9 +83,10 @@ def test_not_partial(mocker):
     mocker.patch("shopfp.gates.record", autospec=True)  # one outcome: not partial
     mocker.patch.object(Gate, "check", return_value="ok", autospec=True)  # [undocumented-partial-mock]
     mocker.patch("shopfp.gates.is_open", new_callable=Mock)  # made by a factory: not judged
-    double = create_autospec(gates.is_open, return_value=True)  # [undocumented-partial-mock]
+    double = create_autospec(gates.is_open, return_value=True)  # a double the test calls itself: no caller meets it
     inert = create_autospec(gates.is_open)  # nobody configures it: not judged
     assert double("x") and inert
+    assert gates.check_gate("x") == "open"
 
 
 # mock-partial: cannot be checked
@@ -116,6 +123,118 @@ def test_placeholder(check):
 @mock.patch.object(Gate, "check", return_value="ok", autospec=True)
 def test_wrapped(check):
     assert Gate().check("x")
+
+
+def test_never_called(mocker):
+    read = mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # asserted never called
+    read.assert_not_called()
+
+
+def test_never_called_attribute():
+    with patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True) as read:  # never called
+        assert not read.called
+
+
+@pytest.mark.skip(reason="not yet")
+def test_always_skipped(mocker):
+    mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # always skipped
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="posix only")
+def test_sometimes_skipped(mocker):
+    mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [undocumented-partial-mock]
+    assert gates.run_gates("x")
+
+
+@pytest.fixture
+def unrequested(mocker):
+    return mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # no test requests it
+
+
+def test_wraps_spy(mocker):
+    mocker.patch("shopfp.gates.read_evidence", wraps=gates.read_evidence)  # a spy: the real function answers
+
+
+@pytest.mark.parametrize("is_open", [True, False])
+def test_parametrized_all(mocker, is_open):
+    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # both values: door takes both arms
+
+
+@pytest.mark.parametrize(("name", "is_open"), [("a", True), pytest.param("b", False, id="closed")])
+def test_parametrized_tuples(mocker, name, is_open):
+    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # both values, from tuples
+
+
+@pytest.mark.parametrize("is_open", [True])
+def test_parametrized_one(mocker, is_open):
+    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # [undocumented-partial-mock]
+    assert gates.door("x") == "in"
+
+
+def _helper(mocker, is_open):
+    return mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # a helper's parameter: its callers give the values
+
+
+def test_uses_helper(mocker):
+    _helper(mocker, True)
+    _helper(mocker, False)
+
+
+def test_open_false(mocker):
+    mocker.patch("shopfp.gates.is_open", return_value=False, autospec=True)  # [undocumented-partial-mock]
+    assert gates.door("x") == "out"
+
+
+def test_expects_keyerror(mocker):
+    mocker.patch("shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY"], autospec=True)  # KeyError: run_gates has no handler for it
+    with pytest.raises(KeyError):
+        gates.run_gates("")
+
+
+def test_handlerless_exception(mocker):
+    mocker.patch("shopfp.gates.parse", return_value="X", autospec=True)  # ValueError propagates: nothing tells it apart
+    assert gates.parse_all(["x"]) == ["X"]
+
+
+def test_expects_valueerror(mocker):
+    mocker.patch("shopfp.gates.parse", return_value="X", autospec=True)  # a ValueError the test expects comes from elsewhere: no arm left untaken
+    with pytest.raises(ValueError):
+        gates.parse_all(["x", ""])
+
+
+def test_resolved_caller(mocker):
+    mocker.patch.object(Gate, "check", return_value="ok", autospec=True)  # [undocumented-partial-mock]
+    assert gates.check_gate("x") == "open"  # Gate().check: this caller's arm is named
+    assert gates.lookup({}, "x") is not None  # table.check on a dict-like: not a caller of Gate.check
+
+
+class TestSiblingRaises:
+    def test_values(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY"], autospec=True)  # the sibling raises
+        assert gates.guarded("x") == "APPROVED"
+
+    def test_raises(self, mocker):
+        error = KeyError("x")
+        read = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # raises the KeyError bound above
+        read.side_effect = error
+        assert gates.guarded("x") == "MISSING"
+
+
+class TestOneClass:
+    def setup_method(self):
+        self.door = gates.door
+
+    def test_first(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # [undocumented-partial-mock]
+        assert gates.door("x") == "in"
+
+    def test_second(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # same arm as the first: counted there
+        assert self.door("x") == "in"
+
+    def test_third(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # counted at the first
+        assert gates.door("y") == "in"
 
 
 # mock-partial: orphan, above no mock  # [malformed-mock-partial]

@@ -56,3 +56,46 @@ def test_mixed_mocks():
         jobs.run("a")
     helper.assert_not_called()
     sleep.assert_called_once_with(3)
+
+
+@mock.patch.object(Storage, "save")  # [first-party-mock]
+def test_guard_skips_the_call(save):
+    jobs.run(None)
+    save.assert_not_called()
+
+
+def test_count_tied_to_the_input(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    orders = ["a", "b"]
+    for order in orders:
+        jobs.run(order)
+    assert save.call_count == len(orders)
+
+
+class TestDecisions(unittest.TestCase):
+    def setUp(self):
+        patcher = mock.patch.object(Storage, "load")  # [first-party-mock]
+        self.load = patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_not_called(self):
+        jobs.run("a")
+        self.assertFalse(self.load.called)
+
+    def test_count_from_a_parameter(self, expected=0):
+        jobs.run("a")
+        self.assertEqual(expected, self.load.call_count)
+
+    def test_count_restated(self):
+        jobs.run("a")
+        self.assertEqual(1, self.load.call_count)  # [tautological-mock-assertion]
+
+
+@mock.patch.object(Storage, "load")  # [first-party-mock]
+@mock.patch.object(Storage, "save")  # [first-party-mock]
+def test_branch_chosen_by_the_input(save, load, fresh=True):
+    jobs.run("a")
+    if fresh:
+        save.assert_called_once_with("a", 1)
+    else:
+        load.assert_called_once_with("a")

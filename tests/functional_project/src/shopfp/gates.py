@@ -37,3 +37,52 @@ class Gate:
         while name:
             name = name[1:]
         return "ok" if name is not None else "none"
+
+
+def guarded(name):
+    """Catches what read_evidence raises: the KeyError is a branch here."""
+    try:
+        return read_evidence(name)
+    except KeyError:
+        return "MISSING"
+
+
+def door(name):
+    """Reads is_open's result in a condition."""
+    if is_open(name):
+        return "in"
+    return "out"
+
+
+def verdict(name):
+    """Both literals take the same arm of `is not None`: one outcome for this caller."""
+    status = read_evidence(name)
+    if status is not None:
+        return status
+    return "none"
+
+
+def lookup(table, name):
+    """Calls a method named `check` on a dict-like: not a call of Gate.check."""
+    if table.check(name) == "none":
+        return None
+    return table
+
+
+def check_gate(name):
+    """Calls Gate.check on an instance made here: found by the object it resolves to."""
+    gate = Gate()
+    if gate.check(name) == "none":
+        return "closed"
+    return "open"
+
+
+def parse(name):
+    """Raises ValueError, which no first-party code catches."""
+    if not name:
+        raise ValueError(name)
+    return name.upper()
+
+
+def parse_all(names):
+    return [parse(name) for name in names]

@@ -1,0 +1,291 @@
+"""The persistent cache of findings per test file (``.mockpolicy_cache/``).
+
+An entry holds the engine's findings for one file (before selection and
+``# pylint:`` suppressions, which the command applies afterwards) with what
+they were computed from: the configuration key (mockpolicy's version and code,
+Python's version, the project's settings), a digest of the file's bytes, and
+every dependency the analysis read with the fact it saw (``mockpolicy.deps``).
+An entry is served only when all of these are as they are now; nothing stale
+is ever served.
+
+Entries are JSON (never pickle: a pull request could plant a cache file) and
+signed with a key kept outside the project, so an entry a pull request commits
+is ignored. Files are written whole (a temporary file, then ``os.replace``):
+concurrent runs never see a partial entry, the last writer wins; an entry that
+cannot be read, parsed or verified is ignored and rewritten.
+
+To validate quickly, the digests of files are remembered by
+``(mtime_ns, ctime_ns, size, inode)`` in ``stats.json``; a file changed within
+the last two seconds of being hashed is always hashed again (git's "racily
+clean" rule).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from mockpolicy.deps import UNREADABLE, digest, located_fact
+from mockpolicy.findings import Finding
+from mockpolicy.index import ModuleIndex
+from mockpolicy.libraries import library_roots
+from mockpolicy.project import ConfigError, Project, resolved
+from mockpolicy.source import SourceError, read_source
+from mockpolicy.version import __version__
+
+FORMAT = 1
+DEFAULT_DIR = ".mockpolicy_cache"
+RACY_NS = 2_000_000_000
+GITIGNORE = "# Automatically created by mockpolicy.\n*\n"
+CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by mockpolicy.\n"
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A digest of mockpolicy's own sources: an edited checkout invalidates the cache."""
+    package = Path(__file__).parent
+    hasher = hashlib.blake2b(digest_size=16)
+    for path in sorted(package.rglob("*.py")):
+        hasher.update(path.relative_to(package).as_posix().encode() + b"\0")
+        hasher.update(path.read_bytes())
+    return hasher.hexdigest()
+
+
+def config_key(project: Project) -> str:
+    """What every entry of ``project`` depends on besides its files."""
+    described = json.dumps(
+        [FORMAT, __version__, code_fingerprint(), sys.version, str(project.root), sorted(project.first_party),
+         [str(root) for root in project.source_roots], list(project.pytest_plugins), project.settings],
+        sort_keys=True, default=str,
+    )
+    return digest(described.encode())
+
+
+@functools.cache
+def _signing_key() -> bytes:
+    """This user's key for signing entries, kept outside every project (a fresh
+    one per process when it cannot be kept: the cache is then only written)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mockpolicy"
+    path = base / "cache-key"
+    try:
+        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        pass
+    key = secrets.token_bytes(32)
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        _write_atomically(path, key.hex().encode())
+        os.chmod(path, 0o600)
+    except OSError:
+        pass
+    return key
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all; raises ``OSError``."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+class Digests:
+    """Digests of files now, remembered across runs by their stat."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._table: dict[str, list[Any]] = {}
+        self._fresh: dict[str, list[Any]] = {}
+        try:
+            loaded = json.loads(path.read_bytes())
+            if isinstance(loaded, dict) and loaded.get("format") == FORMAT and isinstance(loaded.get("files"), dict):
+                self._table = loaded["files"]
+        except (OSError, ValueError, RecursionError):
+            pass  # unreadable or damaged: rebuilt
+
+    def of(self, path: Path) -> str:
+        """The digest of ``path``'s bytes as ``read_source`` reads them, or ``UNREADABLE``."""
+        try:
+            status = os.stat(path)
+        except (OSError, ValueError):
+            return UNREADABLE
+        stamp = [status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino]
+        key = str(path)
+        known = self._fresh.get(key) or self._table.get(key)
+        if isinstance(known, list) and len(known) == 5 and known[:4] == stamp and isinstance(known[4], str):
+            return known[4]
+        try:
+            found = digest(read_source(path))
+        except SourceError:
+            return UNREADABLE
+        if max(status.st_mtime_ns, status.st_ctime_ns) < time.time_ns() - RACY_NS:
+            self._fresh[key] = [*stamp, found]
+        return found
+
+    @property
+    def learnt(self) -> bool:
+        """Whether this run hashed files the file does not know yet."""
+        return bool(self._fresh)
+
+    def save(self) -> None:
+        """Add what this run learnt to the file (best effort)."""
+        if not self._fresh:
+            return
+        try:
+            on_disk = Digests(self.path)._table
+            on_disk.update(self._fresh)
+            _write_atomically(self.path, json.dumps({"format": FORMAT, "files": on_disk}).encode())
+            self._fresh = {}
+        except OSError:
+            pass
+
+
+class FindingsCache:
+    """The findings cache of one project, in ``directory``."""
+
+    def __init__(self, project: Project, directory: Path) -> None:
+        self.project = project
+        self.directory = directory
+        self.key = config_key(project)
+        self.digests = Digests(directory / "stats.json")
+        self._now: dict[str, str] = {}
+        self._indexes: dict[str, ModuleIndex] = {}
+        self._ready = False
+
+    # -- reading ------------------------------------------------------------
+
+    def _entry_path(self, relative: str) -> Path:
+        return self.directory / "findings" / f"{digest(relative.encode('utf-8', 'surrogateescape'))}.json"
+
+    def get(self, path: Path, relative: str) -> list[Finding] | None:
+        """The findings of the file at ``path`` when its entry is valid now."""
+        try:
+            raw = self._entry_path(relative).read_bytes()
+        except OSError:
+            return None
+        entry = self._verified(raw)
+        if entry is None or entry.get("config") != self.key or entry.get("path") != relative:
+            return None
+        deps = entry.get("deps")
+        if entry.get("digest") != self.digests.of(path) or not isinstance(deps, dict):
+            return None
+        if not all(isinstance(fact, str) and self._fact(dep) == fact for dep, fact in deps.items()):
+            return None
+        return _findings(entry.get("findings"), relative)
+
+    def _verified(self, raw: bytes) -> dict[str, Any] | None:
+        signature, _, body = raw.partition(b"\n")
+        expected = hmac.new(_signing_key(), body, hashlib.sha256).hexdigest().encode()
+        if not hmac.compare_digest(signature, expected):
+            return None
+        try:
+            entry = json.loads(body)
+        except (ValueError, RecursionError):
+            return None
+        return entry if isinstance(entry, dict) and entry.get("format") == FORMAT else None
+
+    def _fact(self, dep: str) -> str | None:
+        """What ``dep`` (``kind:tag:name``) is now, as ``mockpolicy.deps`` describes it."""
+        known = self._now.get(dep)
+        if known is None:
+            known = self._now[dep] = self._observe(dep)
+        return known
+
+    def _observe(self, dep: str) -> str:
+        kind, _, rest = dep.partition(":")
+        tag, _, name = rest.partition(":")
+        if kind == "r":
+            return self.digests.of(Path(name))
+        if kind == "e":
+            return "1" if Path(name).is_file() else "0"
+        if kind in ("l", "m") and tag in ("p", "l"):
+            located = self._index(tag).locate(name)
+            if kind == "l":
+                return located_fact(located)
+            path = located[0] if located is not None else None
+            return located_fact(located) + "|" + (self.digests.of(path) if path is not None else UNREADABLE)
+        return "?"  # not a dependency this version records: never valid
+
+    def _index(self, tag: str) -> ModuleIndex:
+        index = self._indexes.get(tag)
+        if index is None:
+            roots = self.project.source_roots if tag == "p" else library_roots(self.project)
+            index = self._indexes[tag] = ModuleIndex(roots)
+        return index
+
+    # -- writing ------------------------------------------------------------
+
+    def put(self, relative: str, data_digest: str, deps: dict[str, str], findings: list[Finding]) -> None:
+        """Remember ``findings`` of the file ``relative`` (best effort: a cache
+        that cannot be written is simply not written)."""
+        body = json.dumps({
+            "format": FORMAT, "config": self.key, "path": relative, "digest": data_digest, "deps": deps,
+            "findings": [[f.line, f.column, f.symbol, f.message, f.end_line, f.end_column, f.scope, f.statement]
+                         for f in findings],
+        }, sort_keys=True).encode("utf-8", "surrogateescape")
+        signature = hmac.new(_signing_key(), body, hashlib.sha256).hexdigest().encode()
+        try:
+            self._prepare()
+            _write_atomically(self._entry_path(relative), signature + b"\n" + body)
+        except (OSError, ValueError):
+            pass
+
+    def _prepare(self) -> None:
+        if self._ready:
+            return
+        (self.directory / "findings").mkdir(parents=True, exist_ok=True)
+        for name, text in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
+            if not (self.directory / name).is_file():
+                _write_atomically(self.directory / name, text.encode())
+        self._ready = True
+
+    def close(self) -> None:
+        """Keep the digests this run computed for the next one (best effort)."""
+        if self.digests.learnt:
+            try:
+                self._prepare()
+            except OSError:
+                return
+            self.digests.save()
+
+
+def _findings(rows: object, relative: str) -> list[Finding] | None:
+    if not isinstance(rows, list):
+        return None
+    found: list[Finding] = []
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 8):
+            return None
+        line, column, symbol, message, end_line, end_column, scope, statement = row
+        if not (isinstance(line, int) and isinstance(column, int) and isinstance(symbol, str) and isinstance(message, str)
+                and isinstance(end_line, (int, type(None))) and isinstance(end_column, (int, type(None)))
+                and isinstance(scope, str) and isinstance(statement, str)):
+            return None
+        found.append(Finding(relative, line, column, symbol, message, end_line, end_column, scope, statement))
+    return found
+
+
+def cache_directory(project: Project) -> Path:
+    """Where ``project``'s cache lives (``cache-dir``, default ``.mockpolicy_cache``),
+    refused when it leads outside the project (a symlink)."""
+    directory = project.root / str(project.settings.get("cache-dir", DEFAULT_DIR))
+    real = resolved(directory)
+    if real != project.root and project.root not in real.parents:
+        raise ConfigError(f"the cache folder {directory} leads outside the project; remove it or use --no-cache.")
+    return directory

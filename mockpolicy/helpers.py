@@ -1,0 +1,495 @@
+"""The project's own patching helpers, read statically.
+
+A helper is a function or method whose body makes a patch from its own
+parameters and hands it on: returns the patcher, starts it, registers it, or
+enters it around a ``yield``. ``TestCase.mock_object(obj, attr, new=None,
+**kw)`` doing ``patch.object(obj, attr, new, **kw).start()`` plus
+``addCleanup(patcher.stop)`` is the common one. A call of a helper is a mock
+site: the mocking call the helper makes, with the caller's arguments put in
+place of its parameters (``Helper.call_for``). A helper that calls another
+helper with its parameters is followed ``MAX_WRAPPING`` levels deep.
+
+The ``mock-helpers`` option names helpers that cannot be read (outside the
+project, or patching in a way not followed); a call of one is read by its shape
+as ``patch.object(obj, "name", ...)`` or ``patch("dotted.target", ...)``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings
+from mockpolicy.resolve import BUILTIN_NAMES, Resolver
+from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
+from mockpolicy.vocabulary import (
+    ASSERTION_PREFIXES,
+    MOCK_MODULE,
+    MOCKER_FIXTURES,
+    MOCKER_ROOT,
+    MONKEYPATCH_FIXTURE,
+    MONKEYPATCH_ROOT,
+    PATCHER_START,
+    SITE_CALLEES,
+    Callee,
+    SiteKind,
+    callee_name,
+    canonical,
+)
+
+MAX_WRAPPING = 2  # a helper calling a helper calling the patch
+HELPER_KINDS: frozenset[SiteKind] = frozenset({"patch", "patch.object", "patch.multiple", "setattr", "delattr"})
+# What stands for a value the helper computes itself (a local, a reassigned
+# parameter): a name nothing binds, so it evaluates to unknown.
+OPAQUE = "__mockpolicy_helper_value__"
+# What stands for a parameter the caller left out and the helper then fills
+# itself (``if not new: new = mock.Mock()``): the argument is left out of the
+# mocking call too, which then reads as a patch with a MagicMock of its own.
+OMITTED = "__mockpolicy_helper_default__"
+ENTERING = frozenset({"enterContext", "enter_context"})  # TestCase.enterContext, ExitStack.enter_context
+BINDING_DECORATORS = frozenset({"classmethod"})  # bound to the class, like a method to the instance
+
+
+@dataclass(frozen=True)
+class Helper:
+    """One helper: the mocking call it makes, written in its parameters."""
+
+    qualname: str
+    entry: Callee
+    template: ast.Call
+    positional: tuple[str, ...]  # parameters a caller fills by position, the bound one excluded
+    named: frozenset[str]
+    defaults: dict[str, ast.expr] = field(default_factory=dict, compare=False)
+    vararg: str | None = None
+    kwarg: str | None = None
+    hands_patcher: bool = False  # returns the patcher unstarted: the caller starts or enters it
+
+    def call_for(self, call: ast.Call) -> ast.Call | None:
+        """The mocking call that ``call`` of this helper makes, at ``call``'s place;
+        None when the arguments cannot be matched to the parameters."""
+        bound: dict[str, ast.expr] = {}
+        extra_args: list[ast.expr] = []
+        extra_keywords: list[ast.keyword] = []
+        for position, argument in enumerate(call.args):
+            if isinstance(argument, ast.Starred):
+                return None
+            if position < len(self.positional):
+                bound[self.positional[position]] = argument
+            elif self.vararg is not None:
+                extra_args.append(argument)
+            else:
+                return None
+        for keyword in call.keywords:
+            if keyword.arg is not None and keyword.arg in self.named and keyword.arg not in bound:
+                bound[keyword.arg] = keyword.value
+            elif self.kwarg is not None:
+                extra_keywords.append(keyword)
+            else:
+                return None
+        for name, default in self.defaults.items():
+            bound.setdefault(name, default)
+        made = _substitute(self.template, bound, self.vararg, extra_args, self.kwarg, extra_keywords)
+        if made is not None:
+            ast.copy_location(made, call)
+            made.end_lineno, made.end_col_offset = call.end_lineno, call.end_col_offset
+        return made
+
+
+def _substitute(
+    template: ast.Call, bound: dict[str, ast.expr], vararg: str | None, extra_args: list[ast.expr],
+    kwarg: str | None, extra_keywords: list[ast.keyword],
+) -> ast.Call | None:
+    missing = False
+
+    def put(expr: ast.expr) -> ast.expr:
+        nonlocal missing
+        if isinstance(expr, ast.Name):
+            if expr.id in (OPAQUE, OMITTED):
+                return expr
+            if expr.id in bound:
+                return bound[expr.id]
+            missing = True
+            return expr
+        if isinstance(expr, ast.Attribute):
+            return ast.Attribute(value=put(expr.value), attr=expr.attr, ctx=ast.Load())
+        return expr  # constants, and what the helper made itself (opaque already)
+
+    args: list[ast.expr] = []
+    for argument in template.args:
+        if isinstance(argument, ast.Starred) and isinstance(argument.value, ast.Name) and argument.value.id == vararg:
+            args.extend(extra_args)
+        else:
+            args.append(put(argument))
+    while args and _omitted(args[-1]):
+        args.pop()  # a trailing argument left out: the callee's own default applies
+    args = [ast.Name(id=OPAQUE, ctx=ast.Load()) if _omitted(a) else a for a in args]
+    keywords: list[ast.keyword] = []
+    for keyword in template.keywords:
+        if keyword.arg is None and isinstance(keyword.value, ast.Name) and keyword.value.id == kwarg:
+            keywords.extend(extra_keywords)
+        else:
+            value = put(keyword.value)
+            if not _omitted(value):
+                keywords.append(ast.keyword(arg=keyword.arg, value=value))
+    if missing:
+        return None
+    return ast.Call(func=template.func, args=args, keywords=keywords)
+
+
+def _omitted(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Name) and expr.id == OMITTED
+
+
+@dataclass(eq=False)
+class _Reading:
+    """One helper body being read."""
+
+    function: FunctionNode
+    module: ModuleInfo
+    params: set[str]
+    reassigned: set[str]
+    aliases: dict[str, str]
+    nodes: list[ast.AST]  # of the body, nested definitions not entered
+
+
+# The last names of the calls a helper may patch with (patch, patch.object,
+# patch.multiple, monkeypatch.setattr/delattr in any spelling).
+PATCHING_NAMES = frozenset({"patch", "object", "multiple", "setattr", "delattr"})
+
+
+def _bound_scope(reading: _Reading, owner: ClassInfo | None) -> Scope:
+    """Where a helper's calls are looked up: its ``self`` (or ``cls``) as the
+    class's instance, other names at module level (cheaper than all its locals;
+    the callees of helpers are methods and module-level functions)."""
+    function, module = reading.function, reading.module
+    arguments = [*function.args.posonlyargs, *function.args.args]
+    if owner is None or not arguments or "staticmethod" in decorator_names(function):
+        return Scope(module)
+    bound, this = arguments[0].arg, Value(Kind.INSTANCE, module=owner.module, qualname=owner.qualname, cls=owner)
+    return Scope(module, lambda name: this if name == bound else None)
+
+
+def _may_be_helper(calls: list[ast.Call], function: FunctionNode) -> bool:
+    """The cheap test first: some call may patch, or hands a parameter on."""
+    return any(callee_name(call) in PATCHING_NAMES or _passes_parameter(call, function) for call in calls)
+
+
+def _passes_parameter(call: ast.Call, function: FunctionNode) -> bool:
+    """Whether ``call`` may be a helper handed ``function``'s own parameter as its
+    first argument: not an assertion, a builtin, or a method of a parameter."""
+    first = call.args[0] if call.args else None
+    if not isinstance(first, ast.Name):
+        return False
+    arguments = function.args
+    params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    if first.id not in params:
+        return False
+    parts = dotted_parts(call.func)
+    if not parts or parts[-1].startswith(ASSERTION_PREFIXES) or (len(parts) == 1 and parts[0] in BUILTIN_NAMES):
+        return False
+    return not (len(parts) > 1 and parts[0] in params and parts[0] not in ("self", "cls"))
+
+
+class Helpers:
+    """Recognises helpers for one engine; remembers what it read of long-lived modules."""
+
+    def __init__(self, resolver: Resolver, declared: frozenset[str] = frozenset()) -> None:
+        self.resolver = resolver
+        self.declared = declared
+        self._read: dict[tuple[int, int], Helper | None] = {}
+        # Helpers of the file under analysis, remembered until ``forget_file``:
+        # a suite calls its own helper thousands of times in one file.
+        self._read_in_file: dict[tuple[int, int], Helper | None] = {}
+
+    def forget_file(self) -> None:
+        """Drop what was learnt of the file under analysis (its nodes die with it)."""
+        self._read_in_file.clear()
+
+    def helper_for(self, value: Value, calls: list[ast.Call] | None = None) -> Helper | None:
+        """The helper that calling ``value`` (what a call's callee evaluates to)
+        runs. Helpers are code of the tests (the file under analysis, test
+        packages, ``conftest``, a package's ``test``/``testing`` support), not of
+        the code under test."""
+        if value.kind is Kind.FUNCTION and value.function is not None:
+            info = self.resolver.index.get(value.module)
+            if info is not None and (info.volatile or self.resolver.project.is_test_code(value.module)):
+                if calls is not None and not _may_be_helper(calls, value.function):
+                    return None  # the calls already gathered say no, without a walk of the body
+                return self.read(value.function, info, value.owner, value.qualname)
+        return None
+
+    def declares_method(self, name: str) -> bool:
+        """Whether ``mock-helpers`` names a method called ``name`` (for ``self.name(...)``
+        whose class has a base outside the project, where the method cannot be found)."""
+        return any(declared.rpartition(".")[2] == name for declared in self.declared)
+
+    def is_declared(self, value: Value) -> bool:
+        """Whether ``value`` is a helper the ``mock-helpers`` option names."""
+        return bool(self.declared) and value.qualname in self.declared
+
+    def read(self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, qualname: str,
+             depth: int = 0) -> Helper | None:
+        key = (id(function), id(owner))
+        volatile = module.volatile or (owner is not None and self._volatile(owner))
+        known = self._read_in_file if volatile else self._read
+        if key in known:
+            return known[key]
+        known[key] = None  # a helper calling itself is no helper
+        found = known[key] = self._recognise(function, module, owner, qualname, depth)
+        return found
+
+    def _volatile(self, cls: ClassInfo) -> bool:
+        info = self.resolver.index.get(cls.module)
+        return info is not None and info.volatile
+
+    def _recognise(
+        self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, qualname: str, depth: int
+    ) -> Helper | None:
+        nodes = _own_nodes(function)
+        if not _may_be_helper([node for node in nodes if isinstance(node, ast.Call)], function):
+            return None
+        arguments = function.args
+        positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+        decorators = decorator_names(function)
+        if owner is not None and "staticmethod" not in decorators and positional:
+            positional = positional[1:]  # bound to the instance (or, for a classmethod, the class)
+        named = [*positional, *(a.arg for a in arguments.kwonlyargs)]
+        vararg = arguments.vararg.arg if arguments.vararg else None
+        kwarg = arguments.kwarg.arg if arguments.kwarg else None
+        params = set(named) | {name for name in (vararg, kwarg) if name}
+        defaults: dict[str, ast.expr] = {}
+        for name, default in zip(reversed(positional), reversed(arguments.defaults)):
+            defaults[name] = default
+        for kw_arg, kw_default in zip(arguments.kwonlyargs, arguments.kw_defaults):
+            if kw_default is not None:
+                defaults[kw_arg.arg] = kw_default
+        changed = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in params}
+        local_imports = {
+            name: (level, dotted) for node in nodes if isinstance(node, (ast.Import, ast.ImportFrom))
+            for name, level, dotted in import_bindings(node)
+        }
+        guarded = _defaulted_when_missing(nodes, changed)
+        for name in guarded:
+            defaults[name] = ast.Name(id=OMITTED, ctx=ast.Load())  # not given: the helper makes its own
+        reading = _Reading(function, module, params, changed - guarded, _aliases(module, local_imports), nodes)
+        found = self._direct(reading) if depth <= MAX_WRAPPING else None
+        if found is None and depth < MAX_WRAPPING:
+            found = self._wrapped(reading, owner, depth)
+        if found is None:
+            return None
+        entry, template, hands_patcher = found
+        return Helper(
+            qualname, entry, template, tuple(positional), frozenset(named), defaults, vararg, kwarg, hands_patcher,
+        )
+
+    def _direct(self, reading: _Reading) -> tuple[Callee, ast.Call, bool] | None:
+        """The one mocking call of the body whose target is a parameter, and how
+        the body hands it on; None for none, several, or one kept to itself."""
+        made: list[tuple[Callee, ast.Call]] = []
+        for node in reading.nodes:
+            if isinstance(node, ast.Call) and callee_name(node) in PATCHING_NAMES:
+                entry = SITE_CALLEES.get(self._callee(node.func, reading) or "")
+                if entry is not None and entry.kind in HELPER_KINDS and _from_parameters(entry, node, reading):
+                    made.append((entry, node))
+        if len(made) != 1:
+            return None
+        entry, call = made[0]
+        handed = _handed(reading.nodes, call, entry)
+        if handed is None:
+            return None
+        return entry, _template(call, reading), handed
+
+    def _wrapped(self, reading: _Reading, owner: ClassInfo | None, depth: int) -> tuple[Callee, ast.Call, bool] | None:
+        """A call of another helper with this one's parameters, handed on."""
+        scope = _bound_scope(reading, owner)
+        made: list[tuple[Callee, ast.Call, bool]] = []
+        for node in reading.nodes:
+            if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Name, ast.Attribute)):
+                continue
+            if not _passes_parameter(node, reading.function):
+                continue  # a helper wrapping a helper hands it its parameters
+            value = self.resolver.evaluate(node.func, scope)
+            if value.kind is not Kind.FUNCTION or value.function is None or value.function is reading.function:
+                continue
+            info = self.resolver.index.get(value.module)
+            inner = self.read(value.function, info, value.owner, value.qualname, depth + 1) if info else None
+            if inner is None:
+                continue
+            call = inner.call_for(node)
+            if call is not None and _from_parameters(inner.entry, call, reading):
+                handed = _handed(reading.nodes, node, inner.entry) if inner.hands_patcher else False
+                if handed is None:
+                    continue
+                made.append((inner.entry, _template(call, reading), handed))
+        return made[0] if len(made) == 1 else None
+
+    def _callee(self, func: ast.expr, reading: _Reading) -> str | None:
+        parts = dotted_parts(func)
+        if not parts:
+            return None
+        root, rest = parts[0], parts[1:]
+        if root in reading.params and root in MOCKER_FIXTURES:
+            return ".".join([MOCKER_ROOT, *rest])
+        if root in reading.params and root == MONKEYPATCH_FIXTURE:
+            return ".".join([MONKEYPATCH_ROOT, *rest])
+        full = reading.aliases.get(root)
+        return canonical(".".join([full, *rest])) if full is not None else None
+
+    def declared_call(self, call: ast.Call) -> tuple[Callee, ast.Call] | None:
+        """A call of a declared helper read by its shape: ``patch.object(obj,
+        "name", ...)`` when its second argument is a string, else ``patch("dotted",
+        ...)`` when its first is; None for neither."""
+        args = call.args
+        if any(isinstance(a, ast.Starred) for a in args):
+            return None
+        if len(args) >= 2 and isinstance(args[1], ast.Constant) and isinstance(args[1].value, str):
+            name = f"{MOCK_MODULE}.patch.object"
+        elif args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
+            name = f"{MOCK_MODULE}.patch"
+        else:
+            return None
+        made = ast.Call(func=call.func, args=list(args), keywords=list(call.keywords))
+        ast.copy_location(made, call)
+        made.end_lineno, made.end_col_offset = call.end_lineno, call.end_col_offset
+        return SITE_CALLEES[name], made
+
+
+def _defaulted_when_missing(nodes: list[ast.AST], changed: set[str]) -> set[str]:
+    """The parameters among ``changed`` that the helper only replaces when the
+    caller gave nothing: every assignment is ``if not p: p = ...``, ``if p is None:
+    p = ...`` or ``p = p or ...``. A value the caller gives is kept."""
+    guarded: dict[str, bool] = {name: True for name in changed}
+    if not guarded:
+        return set()
+    for node in nodes:
+        if isinstance(node, ast.If) and _tests_missing(node.test) is not None:
+            continue  # its assignments are guarded; they are skipped below
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id in guarded:
+                    if _guarded_assignment(nodes, node, target.id):
+                        continue
+                    guarded[target.id] = False
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in guarded:
+            if not _assigned_by_statement(nodes, node):
+                guarded[node.id] = False
+    return {name for name, ok in guarded.items() if ok}
+
+
+def _tests_missing(test: ast.expr) -> str | None:
+    """``p`` for a test ``not p`` or ``p is None``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
+        return test.operand.id
+    if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and len(test.ops) == 1 \
+            and isinstance(test.ops[0], ast.Is) and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        return test.left.id
+    return None
+
+
+def _guarded_assignment(nodes: list[ast.AST], node: ast.stmt, name: str) -> bool:
+    value = getattr(node, "value", None)
+    if isinstance(node, ast.Assign) and isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) \
+            and isinstance(value.values[0], ast.Name) and value.values[0].id == name:
+        return True  # p = p or default
+    for candidate in nodes:
+        if isinstance(candidate, ast.If) and _tests_missing(candidate.test) == name and node in candidate.body:
+            return True
+    return False
+
+
+def _assigned_by_statement(nodes: list[ast.AST], name: ast.Name) -> bool:
+    """Whether the stored name is the plain target of an assignment statement
+    (judged there), not a loop variable, ``with`` target or unpacking."""
+    for node in nodes:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if name in targets:
+                return True
+    return False
+
+
+def _aliases(module: ModuleInfo, local_imports: dict[str, tuple[int, str]]) -> dict[str, str]:
+    """Top-level names bound by imports in the helper's module, and its own imports."""
+    aliases = {name: b.target for name, b in module.bindings.items() if b.kind == "import"}
+    aliases.update((name, dotted) for name, (level, dotted) in local_imports.items() if level == 0)
+    return aliases
+
+
+def _own_nodes(function: FunctionNode) -> list[ast.AST]:
+    """The nodes of ``function``'s body, nested functions, classes and lambdas not entered."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _from_parameters(entry: Callee, call: ast.Call, reading: _Reading) -> bool:
+    """Whether the object the call patches is one of the helper's parameters,
+    passed on unchanged (a name it reassigns may be anything)."""
+    target = entry.argument(call, "target")
+    return isinstance(target, ast.Name) and target.id in reading.params and target.id not in reading.reassigned
+
+
+def _template(call: ast.Call, reading: _Reading) -> ast.Call:
+    """``call`` with every name the helper computes itself made opaque, so only
+    parameters (put in place per call) and constants remain."""
+    params = reading.params - reading.reassigned
+
+    def keep(expr: ast.expr) -> ast.expr:
+        if isinstance(expr, ast.Name):
+            return expr if expr.id in params else ast.Name(id=OPAQUE, ctx=ast.Load())
+        if isinstance(expr, ast.Constant):
+            return expr
+        if isinstance(expr, ast.Starred) and isinstance(expr.value, ast.Name) and expr.value.id in params:
+            return expr
+        return ast.Name(id=OPAQUE, ctx=ast.Load())
+
+    keywords = [
+        keyword if keyword.arg is None and isinstance(keyword.value, ast.Name) and keyword.value.id in params
+        else ast.keyword(arg=keyword.arg, value=keep(keyword.value))
+        for keyword in call.keywords if keyword.arg is not None or isinstance(keyword.value, ast.Name)
+    ]
+    return ast.Call(func=call.func, args=[keep(a) for a in call.args], keywords=keywords)
+
+
+def _handed(nodes: list[ast.AST], call: ast.Call, entry: Callee) -> bool | None:
+    """How the helper hands the patch on: False when it applies it (starts,
+    registers or enters it, or the call applies itself: mocker, monkeypatch),
+    True when it returns the patcher unstarted; None when it keeps it to itself."""
+    if not entry.patcher:
+        return False  # mocker.patch / monkeypatch.setattr apply as they are called
+    names: set[str] = set()
+    returned = started = False
+    for node in nodes:
+        if isinstance(node, ast.Assign) and node.value is call:
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    is_generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes)
+
+    def is_it(expr: ast.expr | None) -> bool:
+        return expr is call or (isinstance(expr, ast.Name) and expr.id in names)
+
+    for node in nodes:
+        if isinstance(node, ast.Return) and is_it(node.value):
+            returned = True
+        elif isinstance(node, ast.Attribute) and node.attr == PATCHER_START and is_it(node.value):
+            started = True
+        elif isinstance(node, ast.Call) and _callee_tail(node) in ENTERING:
+            started = started or any(is_it(a) for a in node.args)
+        elif isinstance(node, (ast.With, ast.AsyncWith)) and is_generator:
+            started = started or any(is_it(item.context_expr) for item in node.items)
+    if started:
+        return False
+    return True if returned else None
+
+
+def _callee_tail(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+

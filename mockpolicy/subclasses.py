@@ -1,0 +1,104 @@
+"""The known subclasses of a project class: the classes of the project (and of
+the file under analysis) that name it among their bases, directly or through
+other project classes.
+
+Mixins have no attributes of their own for what their host classes provide;
+``patch.object(Mixin, "client", create=True)`` names what every host has. The
+search reads only the project modules whose text mentions the class's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from mockpolicy.resolve import Resolver
+from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
+
+MAX_MODULES = 400  # modules read for one class name: beyond that the search gives up
+
+
+class Subclasses:
+    """Finds subclasses for one resolver (one engine); remembers which modules
+    mention which names."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self._mentioning: dict[tuple[str, str], list[str]] = {}
+
+    def provide(self, cls: ClassInfo, name: str, extra: ModuleInfo | None = None) -> bool:
+        """Whether a known subclass of ``cls`` (in the project, or in ``extra``,
+        the file under analysis) defines or inherits ``name`` from elsewhere."""
+        for sub in self._subclasses(cls, extra):
+            found = self.resolver.attribute(Value(Kind.CLASS, module=sub.module, qualname=sub.qualname, cls=sub), name)
+            if found.kind is not Kind.MISSING or name in sub.instance_attrs:
+                return True
+        return False
+
+    def _subclasses(self, cls: ClassInfo, extra: ModuleInfo | None) -> Iterator[ClassInfo]:
+        short = cls.qualname.rpartition(".")[2]
+        modules = [self.resolver.index.get(name) for name in self._modules_mentioning(cls.module, short)]
+        if extra is not None:
+            modules.append(extra)
+        targets, seen = {id(cls)}, set()
+        candidates = [c for info in modules if info is not None for c in _classes(info)]
+        grew = True
+        while grew:  # a subclass of a subclass counts too
+            grew = False
+            for candidate, scope in candidates:
+                if id(candidate) in seen or candidate is cls:
+                    continue
+                scope = candidate.bases_scope or scope
+                for base in candidate.bases:
+                    value = self.resolver.evaluate(base, scope)
+                    if value.kind is Kind.CLASS and value.cls is not None and id(value.cls) in targets:
+                        seen.add(id(candidate))
+                        targets.add(id(candidate))
+                        grew = True
+                        yield candidate
+                        break
+
+    def _modules_mentioning(self, module: str, word: str) -> list[str]:
+        """Project modules in the top-level package of ``module`` whose source contains ``word``."""
+        top = module.partition(".")[0]
+        key = (top, word)
+        found = self._mentioning.get(key)
+        if found is None:
+            found = []
+            needle = word.encode()
+            for root in self.resolver.index.source_roots:
+                base = root / top
+                if not base.is_dir():
+                    continue
+                for path in sorted(base.rglob("*.py")):
+                    if len(found) >= MAX_MODULES:
+                        break
+                    if _mentions(path, needle):
+                        found.append(_module_name(root, path))
+                break  # the first root holding the package is the one imported
+            self._mentioning[key] = found
+        return found
+
+
+def _mentions(path: Path, needle: bytes) -> bool:
+    try:
+        return needle in path.read_bytes()
+    except OSError:
+        return False
+
+
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _classes(info: ModuleInfo) -> Iterator[tuple[ClassInfo, Scope]]:
+    """Every class of a module, nested ones included, with where its bases are read."""
+    scope = Scope(info)
+    pending = [binding.cls for binding in info.bindings.values() if binding.kind == "class" and binding.cls]
+    while pending:
+        cls = pending.pop()
+        yield cls, scope
+        pending.extend(b.cls for b in cls.members.values() if b.kind == "class" and b.cls is not None)

@@ -1,0 +1,695 @@
+"""Which outcomes a mock withholds that the code under test tells apart.
+
+A mock that always returns ``"APPROVED"`` withholds ``"RETRY"`` from its
+callers; that matters only when a first-party caller's condition reads the
+result (or a name bound from it) and ``"RETRY"`` would take an arm the given
+outcomes never take, or, for a withheld exception, when a first-party handler
+between the test and the mocked call catches it. (A test expecting it with
+``pytest.raises``/``assertRaises`` passes only when it is raised, by some other
+source, so withholding it from this mock leaves no arm of the test untaken.) Callers are found by the object their
+call resolves to, never by name alone. Everything here is static.
+
+Also here: whether a mock can shape its test's path at all (a spy, a mock the
+test asserts is never called, one made in a fixture no test requests or in an
+always-skipped test cannot).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+from mockpolicy.analysis import Analysis
+from mockpolicy.functions import FunctionNode
+from mockpolicy.index import module_name_for
+from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
+from mockpolicy.partials import own_nodes
+from mockpolicy.project import resolved
+from mockpolicy.sites import Context, MockSite, root_key
+from mockpolicy.source import SourceError, read_source
+from mockpolicy.symbols import Kind, Value
+from mockpolicy.vocabulary import (
+    ALWAYS_SKIP_MARKERS,
+    AUTOUSE_KEYWORD,
+    CALLED_ATTRIBUTES,
+    CONDITIONAL_SKIP_MARKERS,
+    COUNT_ATTRIBUTES,
+    FIXTURE_NAME_KEYWORD,
+    NEVER_CALLED_ASSERTIONS,
+    PARAMETRIZE_MARKER,
+    PYTESTMARK,
+    SKIP_CALLS,
+    SPY_KEYWORD,
+    TEST_PREFIX,
+    USEFIXTURES_MARKER,
+    callee_name,
+    fixture_decorator,
+)
+
+_CALLER_DEPTH = 3  # handlers are looked for this many calls up from the mocked call
+_TEST_FILE_PREFIX, _TEST_FILE_SUFFIX, _CONFTEST = "test_", "_test.py", "conftest.py"
+_TEST_FOLDERS = frozenset({"tests", "test"})  # a package's own test folders (nova/tests) hold no code under test
+
+
+@dataclass(frozen=True, order=True)
+class Arm:
+    """A branch of first-party code: ``caller`` (dotted) and ``if``/``else`` with a
+    condition's text, or ``except`` with what the handler names."""
+
+    caller: str
+    arm: str
+    text: str
+
+    @property
+    def entry(self) -> str:
+        """The reference to paste after ``untested:``."""
+        return f"{self.caller}: {self.arm} {self.text}".rstrip()
+
+
+@dataclass
+class Withheld:
+    """An arm the mock keeps its callers from taking, and the withheld outcomes that would take it."""
+
+    arm: Arm
+    outcomes: list[Outcome] = field(default_factory=list)
+
+
+@dataclass
+class Caller:
+    """A first-party function calling the mocked function at ``calls``."""
+
+    qualname: str
+    function: FunctionNode
+    calls: list[ast.Call]
+    source: str  # the module's text, for conditions as written
+
+
+# -- can the mock shape the test's path? ----------------------------------------
+
+
+def shapes_path(analysis: Analysis, site: MockSite) -> bool:
+    """False for a spy (``wraps=``), a mock its own test asserts is never called,
+    one made in a fixture no test of the file requests, or in an always-skipped test."""
+    if any(keyword.arg == SPY_KEYWORD for keyword in site.call.keywords):
+        return False
+    if _asserted_never_called(analysis, site):
+        return False
+    if _always_skipped(analysis, site.owner):
+        return False
+    return not _unrequested_fixture(analysis, site.owner)
+
+
+def configured_out_of_sight(analysis: Analysis, site: MockSite, parents: dict[int, ast.AST]) -> bool:
+    """Whether the test may configure the mock where no name we follow shows it:
+    the call's value is kept (``with nested(patch(...)) as (a, b)``, a list of
+    patchers) but no name is bound to it."""
+    if site.decorates is not None or site.injected:
+        return False
+    parent = parents.get(id(site.call))
+    if isinstance(parent, ast.Expr) or (isinstance(parent, ast.withitem) and parent.optional_vars is None):
+        return False  # the value is dropped: nobody can configure it
+    module = analysis.module
+    return not any(site in sites for context in (module.module, *module.contexts) for sites in context.bound.values())
+
+
+def parents_of(tree: ast.AST) -> dict[int, ast.AST]:
+    """id(node) -> its parent, for every node of ``tree``."""
+    return {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _asserted_never_called(analysis: Analysis, site: MockSite) -> bool:
+    context = site.owner
+    for call in context.calls:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in NEVER_CALLED_ASSERTIONS:
+            if site in _sites_named(analysis, context, func.value):
+                return True
+        if callee_name(func) in ("assertFalse", "assertEqual") and call.args:
+            if any(_never_called_test(analysis, context, site, arg) for arg in call.args[:1]):
+                if callee_name(func) == "assertFalse" or _is_zero(call.args[1:2]):
+                    return True
+    for statement in context.asserts:
+        if _never_called_test(analysis, context, site, statement.test):
+            return True
+    return False
+
+
+def _never_called_test(analysis: Analysis, context: Context, site: MockSite, test: ast.expr) -> bool:
+    """``not m.called``, ``m.call_count == 0``, or (inside assertFalse) ``m.called``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+        if _is_zero(test.comparators):
+            test = test.left
+    if isinstance(test, ast.Attribute) and test.attr in CALLED_ATTRIBUTES | COUNT_ATTRIBUTES:
+        return site in _sites_named(analysis, context, test.value)
+    return False
+
+
+def _is_zero(exprs: list[ast.expr]) -> bool:
+    return bool(exprs) and isinstance(exprs[0], ast.Constant) and exprs[0].value == 0
+
+
+def _sites_named(analysis: Analysis, context: Context, expr: ast.expr) -> list[MockSite]:
+    key = root_key(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+    return analysis.module.mocks_bound(context, key) if key is not None else []
+
+
+def _always_skipped(analysis: Analysis, context: Context) -> bool:
+    """Whether ``context`` (or a class around it, or the module) carries an
+    unconditional skip, or its body starts by skipping."""
+    current: Context | None = context
+    while current is not None:
+        node = current.node
+        for decorator in getattr(node, "decorator_list", []):
+            if _is_skip(decorator):
+                return True
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and body:
+            first = body[1] if len(body) > 1 and _is_docstring(body[0]) else body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Call) and callee_name(first.value) in SKIP_CALLS:
+                return True
+        current = current.parent
+    for statement in analysis.module.module.node.body:  # type: ignore[attr-defined]
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == PYTESTMARK for t in statement.targets
+        ):
+            marks = statement.value.elts if isinstance(statement.value, (ast.List, ast.Tuple)) else [statement.value]
+            if any(_is_skip(mark) for mark in marks):
+                return True
+    return False
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+
+
+def _is_skip(decorator: ast.expr) -> bool:
+    name = callee_name(decorator)
+    if name in ALWAYS_SKIP_MARKERS:
+        return True
+    if name in CONDITIONAL_SKIP_MARKERS and isinstance(decorator, ast.Call) and decorator.args:
+        condition = decorator.args[0]
+        return isinstance(condition, ast.Constant) and condition.value is True
+    return False
+
+
+def _unrequested_fixture(analysis: Analysis, context: Context) -> bool:
+    """A fixture of a test module (not a conftest) that is not autouse and that no
+    function of the module requests, by parameter or ``usefixtures``."""
+    node = context.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    decorator = fixture_decorator(node.decorator_list)
+    if decorator is None or Path(analysis.path).name == _CONFTEST:
+        return False
+    name = node.name
+    if isinstance(decorator, ast.Call):
+        for keyword in decorator.keywords:
+            if keyword.arg == AUTOUSE_KEYWORD and not (isinstance(keyword.value, ast.Constant) and not keyword.value.value):
+                return False
+            if keyword.arg == FIXTURE_NAME_KEYWORD and isinstance(keyword.value, ast.Constant):
+                name = str(keyword.value.value)
+    for other in ast.walk(analysis.module.module.node):
+        if isinstance(other, (ast.FunctionDef, ast.AsyncFunctionDef)) and other is not node:
+            arguments = other.args
+            if any(a.arg == name for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]):
+                return False
+        elif isinstance(other, ast.Call) and callee_name(other) == USEFIXTURES_MARKER:
+            if any(isinstance(a, ast.Constant) and a.value == name for a in other.args):
+                return False
+        elif isinstance(other, ast.Name) and other.id == name and not isinstance(other.ctx, ast.Store):
+            return False  # used some other way (passed to a helper, getfixturevalue): keep judging it
+    return True
+
+
+# -- values a test parametrizes -------------------------------------------------
+
+
+def parametrized_outcomes(context: Context, expr: ast.expr) -> set[Outcome] | None:
+    """The outcomes of ``expr`` when it reads a parameter of the function making
+    the mock: every value a ``parametrize`` mark gives it; None when a parameter
+    it reads has values this cannot list (a fixture's params, a helper's callers)."""
+    node = context.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {fixed_outcome(expr)}
+    arguments = node.args
+    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    read = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} & parameters
+    if not read:
+        return {fixed_outcome(expr)}
+    if not (isinstance(expr, ast.Name) and len(read) == 1):
+        return None
+    for decorator in node.decorator_list:
+        if callee_name(decorator) != PARAMETRIZE_MARKER or not isinstance(decorator, ast.Call) or len(decorator.args) < 2:
+            continue
+        names_expr, values = decorator.args[0], decorator.args[1]
+        if isinstance(names_expr, ast.Constant) and isinstance(names_expr.value, str):
+            names = [n.strip() for n in names_expr.value.split(",") if n.strip()]
+        elif isinstance(names_expr, (ast.List, ast.Tuple)):
+            names = [str(e.value) for e in names_expr.elts if isinstance(e, ast.Constant)]
+        else:
+            return None
+        if expr.id not in names:
+            continue
+        if not isinstance(values, (ast.List, ast.Tuple)):
+            return None
+        position = names.index(expr.id)
+        found: set[Outcome] = set()
+        for item in values.elts:
+            if callee_name(item) == "param" and isinstance(item, ast.Call):
+                item = item.args[0] if len(names) == 1 and item.args else ast.Tuple(elts=list(item.args), ctx=ast.Load())
+            if len(names) > 1:
+                if not isinstance(item, (ast.Tuple, ast.List)) or len(item.elts) <= position:
+                    return None
+                item = item.elts[position]
+            found.add(fixed_outcome(item))
+        return found
+    return None
+
+
+# -- callers of the mocked function ---------------------------------------------
+
+
+def callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
+    """The first-party (non-test) functions whose calls resolve to ``function``
+    (or, for a library function, to one of the ``dotted`` names it is patched as)."""
+    memo = analysis.memo
+    key = ("callers", function.module, function.qualname, dotted)
+    cached = memo.extra.get(key)
+    if cached is not None:
+        return cast(list[Caller], cached)
+    found: list[Caller] = []
+    short = function.qualname.rpartition(".")[2]
+    resolver = analysis.resolver
+    for path in _source_files(analysis):
+        text = _text(analysis, path)
+        if text is None or short not in text:
+            continue
+        tree = _tree(analysis, path, text)
+        if tree is None:
+            continue
+        module, _ = module_name_for(path)
+        info = resolver.index.get(module)
+        if info is None:
+            continue
+        for qualname, node, owner in _functions(tree, module):
+            calls = [c for c in own_nodes(node) if isinstance(c, ast.Call) and callee_name(c.func) == short]
+            if not calls:
+                continue
+            cls = resolver.resolve_dotted(owner).cls if owner else None
+            try:
+                scope = resolver.function_scope(node, info, cls)
+                hits = [c for c in calls if _calls(resolver.evaluate(c.func, scope), function, dotted)]
+            except RecursionError:
+                hits = []
+            if hits:
+                found.append(Caller(qualname, node, hits, text))
+    memo.extra[key] = found
+    return found
+
+
+def _calls(value: Value, function: Value, dotted: frozenset[str]) -> bool:
+    if value.kind is Kind.FUNCTION:
+        return (value.module, value.qualname) == (function.module, function.qualname)
+    if value.kind is Kind.EXTERNAL:
+        return value.qualname in dotted
+    return False
+
+
+def _source_files(analysis: Analysis) -> list[Path]:
+    """The project's first-party source files that are not tests."""
+    memo = analysis.memo
+    cached = memo.extra.get("source files")
+    if cached is not None:
+        return cast(list[Path], cached)
+    project = analysis.resolver.project
+    tests = [resolved(p) for p in project.test_paths]
+    files: list[Path] = []
+    for root in project.source_roots:
+        for name in sorted(project.first_party):
+            package, single = root / name, root / f"{name}.py"
+            candidates = sorted(package.rglob("*.py")) if package.is_dir() else [single] if single.is_file() else []
+            # A test path holding the whole package (the project's root) says nothing about its files.
+            inside = [t for t in tests if t not in resolved(package).parents and t != resolved(package)]
+            for path in candidates:
+                if path.name.startswith(_TEST_FILE_PREFIX) or path.name.endswith(_TEST_FILE_SUFFIX):
+                    continue
+                if path.name == _CONFTEST or project.is_excluded(path):
+                    continue
+                relative = path.relative_to(package).parts[:-1] if package.is_dir() else ()
+                if any(part in _TEST_FOLDERS for part in relative):
+                    continue
+                absolute = resolved(path)
+                if any(absolute == t or t in absolute.parents for t in inside):
+                    continue
+                files.append(path)
+    memo.extra["source files"] = files
+    return files
+
+
+def _text(analysis: Analysis, path: Path) -> str | None:
+    key = ("text", path)
+    if key not in analysis.memo.extra:
+        try:
+            analysis.memo.extra[key] = read_source(path).decode("utf-8", "replace")
+        except (SourceError, OSError):
+            analysis.memo.extra[key] = None
+    return cast("str | None", analysis.memo.extra[key])
+
+
+def _tree(analysis: Analysis, path: Path, text: str) -> ast.Module | None:
+    key = ("tree", path)
+    if key not in analysis.memo.extra:
+        try:
+            analysis.memo.extra[key] = ast.parse(text, filename=str(path))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            analysis.memo.extra[key] = None
+    return cast("ast.Module | None", analysis.memo.extra[key])
+
+
+def _functions(tree: ast.Module, module: str) -> Iterator[tuple[str, FunctionNode, str]]:
+    """Top-level functions and methods (classes at any depth), with dotted names
+    and, for a method, its class's dotted name."""
+    stack: list[tuple[str, list[ast.stmt], str]] = [(module, tree.body, "")]
+    while stack:
+        prefix, body, owner = stack.pop()
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield f"{prefix}.{node.name}", node, owner
+            elif isinstance(node, ast.ClassDef):
+                stack.append((f"{prefix}.{node.name}", node.body, f"{prefix}.{node.name}"))
+
+
+# -- which withheld outcomes take another arm -----------------------------------
+
+
+def told_apart(
+    analysis: Analysis, site: MockSite, function: Value, dotted: frozenset[str],
+    given: frozenset[Outcome], missing: list[Outcome], reach: Reach,
+) -> list[Withheld]:
+    """The arms of first-party code that only the ``missing`` outcomes would take,
+    each with those outcomes; empty when the code under test cannot tell them apart."""
+    found: dict[Arm, Withheld] = {}
+
+    def add(arm: Arm, outcome: Outcome) -> None:
+        withheld = found.setdefault(arm, Withheld(arm))
+        if outcome not in withheld.outcomes:
+            withheld.outcomes.append(outcome)
+
+    values = [o for o in missing if o.kind == "returns"]
+    exceptions = [o for o in missing if o.kind == "raises" and o.value != AN_EXCEPTION]  # only named ones
+    for caller in callers(analysis, function, dotted):
+        if caller.qualname == function.qualname:
+            continue  # the mocked function calling itself: its body does not run
+        if not _reached(analysis, caller, reach, function, 0):
+            continue  # no path from the test to this caller that we can see
+        if values:
+            for condition, reads in _reading_conditions(caller):
+                written = ast.get_source_segment(caller.source, condition.test) or ast.unparse(condition.test)
+                text = " ".join(written.split())
+                taken: set[str] = set()
+                for outcome in given:
+                    taken |= _arms(condition.test, reads, outcome)
+                for outcome in values:
+                    for side in sorted(_arms(condition.test, reads, outcome) - taken):
+                        add(Arm(caller.qualname, side, text), outcome)
+        for outcome in exceptions:
+            caught = [o for o in given if o.kind == "raises"]
+            for arm in _handlers(analysis, caller, outcome.value, caught, reach, function, 0):
+                add(arm, outcome)
+    return sorted(found.values(), key=lambda w: w.arm)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What a test can reach code under test by: the names it reads, and the
+    modules its file imports (a name counts only for a function of one of them)."""
+
+    names: frozenset[str]
+    imports: frozenset[str]
+
+    def imported(self, module: str) -> bool:
+        """Whether ``module`` is imported, or a member of it, or it is inside an
+        imported package; a bare top-level ``import pkg`` names no module in particular."""
+        return any(
+            module == dotted or dotted.startswith(module + ".") or (module.startswith(dotted + ".") and "." in dotted)
+            for dotted in self.imports
+        )
+
+
+def file_imports(analysis: Analysis) -> frozenset[str]:
+    """What the test file imports: ``a.b`` for ``import a.b``, ``a.b.c`` for ``from a.b import c``."""
+    imports: set[str] = set()
+    for node in ast.walk(analysis.module.module.node):
+        if isinstance(node, ast.Import):
+            imports.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imports.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return frozenset(imports)
+
+
+def test_words(analysis: Analysis, context: Context) -> frozenset[str]:
+    """The names the tests a mock applies to may reach code under test by: every
+    name and attribute read in the test making it (or the test a helper making it
+    is nested in); for a mock made in a set-up method or a helper of a class, in
+    the whole class; for one made anywhere else (a module-level fixture or
+    helper), in the whole file. Strings do not count."""
+    current: Context | None = context
+    while current is not None and not _is_test(current.node):  # a helper nested in a test: the test
+        current = current.parent
+    if current is None:  # set-up, a helper or a fixture: the class, else the file
+        current = context
+        while current is not None and not isinstance(current.node, ast.ClassDef):
+            current = current.parent
+    node = current.node if current is not None else analysis.module.module.node
+    words: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            words.add(inner.id)
+        elif isinstance(inner, ast.Attribute):
+            words.add(inner.attr)
+    return frozenset(words)
+
+
+def _is_test(node: ast.AST) -> bool:
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(TEST_PREFIX)
+
+
+def _reached(analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int) -> bool:
+    """Whether the test may run ``caller``: the test names it (a dunder method by
+    its class or the mocked function's class) and its file imports its module, or
+    the same holds for a first-party function calling it, up to ``_CALLER_DEPTH``
+    calls above."""
+    parts = caller.qualname.split(".")
+    name = parts[-1]
+    named = name in reach.names
+    if not named and name.startswith("__") and len(parts) > 1:
+        owner = function.owner.qualname.rpartition(".")[2] if function.owner is not None else ""
+        named = parts[-2] in reach.names or owner in reach.names
+    if named:
+        value = analysis.resolver.resolve_dotted(caller.qualname)
+        if reach.imported(value.module or caller.qualname.rpartition(".")[0]):
+            return True
+    if depth + 1 >= _CALLER_DEPTH:
+        return False
+    value = analysis.resolver.resolve_dotted(caller.qualname)
+    if value.kind is not Kind.FUNCTION or value.function is None:
+        return False
+    return any(
+        _reached(analysis, upper, reach, function, depth + 1)
+        for upper in callers(analysis, value, frozenset({caller.qualname}))
+    )
+
+
+def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, set[str | int]]]:
+    """The ``if``/``while`` tests of ``caller`` that read the mocked call, with what
+    stands for its result: the call nodes' ids and names assigned the call itself."""
+    call_ids = {id(call) for call in caller.calls}
+    reads: set[str | int] = set(call_ids)
+    for node in own_nodes(caller.function):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            value = node.value.value if isinstance(node.value, ast.Await) else node.value
+            if id(value) in call_ids:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                reads.update(t.id for t in targets if isinstance(t, ast.Name))
+    for node in own_nodes(caller.function):
+        if isinstance(node, (ast.If, ast.While)):
+            if any(id(inner) in reads or (isinstance(inner, ast.Name) and inner.id in reads) for inner in ast.walk(node.test)):
+                yield node, reads
+
+
+class _Unknown(Exception):
+    """The value cannot be told statically."""
+
+
+_MOCK = object()  # a MagicMock: truthy, equal to nothing else, not None
+_ANY = object()  # some other value: not None, anything else unknown
+
+
+def _arms(test: ast.expr, reads: set[str | int], outcome: Outcome) -> set[str]:
+    """The arms (``if``/``else``) ``test`` can take when the mocked call gives ``outcome``."""
+    if outcome.kind == "raises":
+        return set()  # the condition is never reached
+    if outcome.value == A_MOCK:
+        result: object = _MOCK
+    elif outcome.value == A_VALUE:
+        result = _ANY
+    else:
+        try:
+            result = ast.literal_eval(outcome.value)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return {"if", "else"}
+    try:
+        truth = _truth(test, reads, result)
+    except _Unknown:
+        return {"if", "else"}
+    return {"if" if truth else "else"}
+
+
+def _truth(expr: ast.expr, reads: set[str | int], result: object) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        return not _truth(expr.operand, reads, result)
+    if isinstance(expr, ast.BoolOp):
+        truths: list[bool | None] = []
+        for value in expr.values:
+            try:
+                truths.append(_truth(value, reads, result))
+            except _Unknown:
+                truths.append(None)
+        deciding = False if isinstance(expr.op, ast.And) else True
+        if deciding in truths:
+            return deciding
+        if None in truths:
+            raise _Unknown
+        return not deciding
+    evaluated = _value(expr, reads, result)
+    if evaluated is _MOCK:
+        return True
+    if evaluated is _ANY:
+        raise _Unknown
+    try:
+        return bool(evaluated)
+    except Exception as error:  # a literal whose truth cannot be told
+        raise _Unknown from error
+
+
+def _value(expr: ast.expr, reads: set[str | int], result: object) -> object:
+    if id(expr) in reads or (isinstance(expr, ast.Name) and expr.id in reads):
+        return result
+    if isinstance(expr, ast.Await):
+        return _value(expr.value, reads, result)
+    if isinstance(expr, ast.Constant):
+        return expr.value
+    if isinstance(expr, ast.Compare):
+        left = _value(expr.left, reads, result)
+        for op, comparator in zip(expr.ops, expr.comparators):
+            right = _value(comparator, reads, result)
+            if not _compare(op, left, right):
+                return False
+            left = right
+        return True
+    raise _Unknown
+
+
+def _compare(op: ast.cmpop, left: object, right: object) -> bool:
+    special = {left, right} & {_MOCK, _ANY} if all(_hashable(x) for x in (left, right)) else set()
+    if special:
+        if isinstance(op, (ast.Is, ast.IsNot)) and (left is None or right is None):
+            return isinstance(op, ast.IsNot)
+        if _MOCK in special and isinstance(op, (ast.Eq, ast.NotEq)) and left is not right:
+            return isinstance(op, ast.NotEq)
+        raise _Unknown
+    operations = {
+        ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Is: lambda a, b: a is b,
+        ast.IsNot: lambda a, b: a is not b, ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+        ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b, ast.In: lambda a, b: a in b,
+        ast.NotIn: lambda a, b: a not in b,
+    }
+    operation = operations.get(type(op))
+    if operation is None:
+        raise _Unknown
+    try:
+        return bool(operation(left, right))  # type: ignore[no-untyped-call]
+    except Exception as error:
+        raise _Unknown from error
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+# -- which handlers catch a withheld exception ----------------------------------
+
+
+def _handlers(
+    analysis: Analysis, caller: Caller, exception: str, given: list[Outcome],
+    reach: Reach, function: Value, depth: int,
+) -> list[Arm]:
+    """The first-party handlers that catch ``exception`` raised at ``calls`` in
+    ``caller``, or further up when it propagates (up to ``_CALLER_DEPTH`` calls),
+    minus those an exception the mock does raise (``given``) already takes."""
+    found: list[Arm] = []
+    propagates = False
+    for call in caller.calls:
+        handler = _enclosing_handler(caller.function, call, exception)
+        if handler is None:
+            propagates = True
+            continue
+        if any(_enclosing_handler(caller.function, call, o.value) is handler for o in given):
+            continue  # the mock's own exception takes this handler already
+        names = [ast.unparse(handler.type)] if handler.type is not None else []
+        text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
+        arm = Arm(caller.qualname, "except", text)
+        if arm not in found:
+            found.append(arm)
+    if propagates and depth + 1 < _CALLER_DEPTH:
+        value = analysis.resolver.resolve_dotted(caller.qualname)
+        if value.kind is Kind.FUNCTION and value.function is not None:
+            for upper in callers(analysis, value, frozenset({caller.qualname})):
+                if not _reached(analysis, upper, reach, function, depth + 1):
+                    continue
+                for arm in _handlers(analysis, upper, exception, given, reach, function, depth + 1):
+                    if arm not in found:
+                        found.append(arm)
+    return found
+
+
+def _enclosing_handler(function: FunctionNode, call: ast.Call, exception: str) -> ast.ExceptHandler | None:
+    """The innermost handler around ``call`` in ``function`` that catches ``exception``."""
+    best: ast.ExceptHandler | None = None
+    for node in own_nodes(function):
+        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            body: list[ast.stmt] = getattr(node, "body", [])
+            if any(inner is call for statement in body for inner in ast.walk(statement)):
+                for handler in getattr(node, "handlers", []):
+                    if any(_catches(name, exception) for name in _caught_names(handler)):
+                        best = handler  # own_nodes goes outside in: the last match is the innermost
+                        break
+    return best
+
+
+def _caught_names(handler: ast.ExceptHandler) -> list[str]:
+    if handler.type is None:
+        return ["*"]
+    items = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return [callee_name(item) or ast.unparse(item) for item in items]
+
+
+def _catches(handler_name: str, exception: str) -> bool:
+    if handler_name in ("*", "Exception", "BaseException"):
+        return exception not in ("KeyboardInterrupt", "SystemExit", "GeneratorExit") or handler_name != "Exception"
+    if handler_name == exception:
+        return True
+    if exception == AN_EXCEPTION:
+        return False
+    caught, raised = getattr(builtins, handler_name, None), getattr(builtins, exception, None)
+    return isinstance(caught, type) and isinstance(raised, type) and issubclass(raised, caught)

@@ -1,0 +1,32 @@
+"""Mocks made through the project's own patching helpers are mock sites like
+the patches they make."""
+# pylint: disable=missing-docstring,import-error,attribute-defined-outside-init
+from shopfp import config, jobs, storage, testing
+from shopfp.storage import Storage
+
+
+def patch_with(mocker, target, **kwargs):
+    return mocker.patch(target, **kwargs)
+
+
+class TestWithHelpers(testing.TestCase):
+    def setUp(self):
+        self.save = self.mock_object(Storage, "save")  # [first-party-mock, unspecced-mock]
+        self.mock_object(config, "RETRIES", 0)
+
+    def test_helpers(self):
+        self.mock_object(jobs, "run")  # [first-party-mock, unspecced-mock]
+        self.mock_object(jobs, "time")  # [unspecced-mock]
+        self.mock_dotted("shopfp.jobs.helper", autospec=True)  # [first-party-mock]
+        self.mock_method(Storage, "load")  # [first-party-mock, unspecced-mock]
+        self.mock_by_kind(jobs.Runner, "claim")  # [first-party-mock, unspecced-mock]
+        self.mock_object(storage, "DEFAULT", Storage())  # a real object swapped in
+        with testing.patching("shopfp.jobs.run", None):  # [first-party-mock]
+            pass
+        config.RETRIES = 2  # the set-up's helper patched it: its stop restores it
+        config.NAME = "x"  # [unrestored-attribute-assignment]
+
+
+def test_pytest_helper(mocker):
+    patch_with(mocker, "shopfp.jobs.run", autospec=True)  # [first-party-mock]
+    patch_with(mocker, "shopfp.jobs.sleep", autospec=True)

@@ -1,0 +1,49 @@
+"""Partial mocks whose withheld outcomes nothing on the test's path tells apart."""
+# pylint: disable=missing-docstring,import-error
+from unittest.mock import patch
+
+import pytest
+
+from shopfp import gates
+
+
+@patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # its readers are never called here
+def test_off_the_path(read):
+    assert read("x") == "APPROVED"
+
+
+class TestSiblings:
+    def test_open(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # a sibling takes the else arm
+        assert gates.door("x") == "in"
+
+    def test_closed(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=False, autospec=True)  # a sibling takes the if arm
+        assert gates.door("x") == "out"
+
+
+def test_open_alone(mocker):
+    mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # [undocumented-partial-mock]
+    assert gates.door("x") == "in"
+
+
+def test_same_arm_merged(mocker):
+    mocker.patch("shopfp.gates.read_evidence", side_effect=KeyError("x"), autospec=True)  # [undocumented-partial-mock]
+    with pytest.raises(KeyError):
+        gates.verdict("x")  # "APPROVED" and "RETRY" both take `if status is not None`: one arm
+
+
+
+def test_handed_on():
+    patchers = [patch("shopfp.gates.is_open", return_value=True, autospec=True)]  # kept in a list: may be configured out of sight
+    for patcher in patchers:
+        patcher.start()
+    assert gates.door("x") == "in"
+
+
+def test_nested_helper(mocker):
+    def check(value):
+        mocker.patch("shopfp.gates.is_open", return_value=value, autospec=True)  # a helper's parameter: not judged
+        return gates.door("x")
+
+    assert check(True) == "in"

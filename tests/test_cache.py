@@ -1,0 +1,274 @@
+"""The persistent findings cache: a warm run reports exactly what a run
+without the cache reports, whatever changed in between (one test per kind of
+dependency), and only the files whose dependencies changed are analysed
+again. Every run here is a real run on a real project on disk."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import APP_FILES, mockpolicy, write_tree
+
+LIBRARY = {
+    "fakelib/__init__.py": """
+        def decide(flag):
+            if flag:
+                return 1
+            return 2
+        """,
+}
+
+PROJECT = {
+    **APP_FILES,  # app.jobs.Runner.claim
+    "src/app/other.py": """
+        def thing():
+            return 1
+        """,
+    "tests/__init__.py": "",
+    "tests/conftest.py": """
+        import pytest
+        from app.jobs import Runner
+
+        pytest_plugins = ["tests.fixtures"]
+
+
+        @pytest.fixture
+        def runner():
+            return Runner()
+        """,
+    "tests/fixtures.py": """
+        import pytest
+        from app.jobs import Runner
+
+
+        @pytest.fixture
+        def planted():
+            return Runner()
+        """,
+    "tests/test_jobs.py": """
+        from unittest import mock
+
+
+        def test_fixture(runner, monkeypatch):
+            monkeypatch.setattr(runner, "claim", lambda: "x")
+
+
+        def test_plugin_fixture(planted, monkeypatch):
+            monkeypatch.setattr(planted, "claim", lambda: "x")
+
+
+        def test_library():
+            # mock-partial: the library decides once
+            #   untested: fakelib.decide: if other; not yet
+            with mock.patch("fakelib.decide", return_value=1, autospec=True):
+                pass
+
+
+        def test_new_module():
+            with mock.patch("app.fresh.made", autospec=True):
+                pass
+        """,
+    "tests/test_other.py": """
+        from unittest import mock
+
+
+        @mock.patch("app.other.thing", autospec=True)
+        def test_thing(thing):
+            pass
+        """,
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    write_tree(tmp_path / "lib", LIBRARY)
+    return write_tree(tmp_path / "project", PROJECT)
+
+
+def _env(project: Path) -> dict[str, str]:
+    return {"PYTHONPATH": str(project.parent / "lib")}
+
+
+def check(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``mockpolicy check`` with the test library installed (on its path)."""
+    return mockpolicy("check", "--no-baseline", *args, cwd=project, env=_env(project))
+
+
+def assert_as_without_cache(project: Path) -> str:
+    """Run with the cache and without it: the same report, byte for byte."""
+    cached, fresh = check(project), check(project, "--no-cache")
+    assert (cached.returncode, cached.stdout) == (fresh.returncode, fresh.stdout)
+    return cached.stdout
+
+
+def entries(project: Path) -> dict[str, tuple[int, int]]:
+    """Each cache entry's file, by the test file it holds: (inode, mtime_ns)."""
+    found = {}
+    for path in (project / ".mockpolicy_cache" / "findings").glob("*.json"):
+        body = json.loads(path.read_bytes().partition(b"\n")[2])
+        status = path.stat()
+        found[body["path"]] = (status.st_ino, status.st_mtime_ns)
+    return found
+
+
+def _edit(relative: str, old: str, new: str) -> Callable[[Path], None]:
+    def edit(project: Path) -> None:
+        path = project / relative
+        if not path.exists() and relative.startswith("src/"):
+            path.write_text(new, encoding="utf-8")
+            return
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new), encoding="utf-8")
+
+    return edit
+
+
+EDITS = {
+    "the test file": _edit("tests/test_jobs.py", '"claim", lambda', '"unclaimed", lambda'),
+    "a conftest": _edit("tests/conftest.py", "return Runner()", "return object()"),
+    "a fixture module": _edit("tests/fixtures.py", "return Runner()", "return object()"),
+    "a first-party module": _edit("src/app/jobs.py", "def claim(self)", "def claimed(self)"),
+    "a module appearing": _edit("src/app/fresh.py", "", "def made():\n    return 1\n"),
+    "an installed library's version": lambda project: (project.parent / "lib" / "fakelib" / "__init__.py").write_text(
+        "def decide(flag):\n    if other:\n        return 1\n    return 2\n", encoding="utf-8"),
+    "the configuration": _edit("pyproject.toml", 'version = "0"', 'version = "0"\n\n[tool.mockpolicy]\nfirst-party = ["tests"]'),
+}
+
+
+@pytest.mark.parametrize("what", EDITS)
+def test_an_edit_to_each_kind_of_dependency_is_seen(project: Path, what: str) -> None:
+    before = assert_as_without_cache(project)
+    assert check(project).stdout == before  # warm: served from the cache
+    EDITS[what](project)
+    after = assert_as_without_cache(project)
+    assert after != before
+
+
+def test_a_warm_run_analyses_again_exactly_the_files_whose_dependencies_changed(project: Path) -> None:
+    assert_as_without_cache(project)
+    first = entries(project)
+    assert set(first) == {"tests/__init__.py", "tests/conftest.py", "tests/fixtures.py",
+                          "tests/test_jobs.py", "tests/test_other.py"}
+    check(project)
+    assert entries(project) == first  # nothing changed: nothing written
+    _edit("src/app/other.py", "return 1", "return 2")(project)
+    assert_as_without_cache(project)
+    after = entries(project)
+    assert {path for path in first if after[path] != first[path]} == {"tests/test_other.py"}
+
+
+def test_the_cache_folder_is_git_ignored_and_no_cache_writes_none(project: Path) -> None:
+    check(project, "--no-cache")
+    assert not (project / ".mockpolicy_cache").exists()
+    check(project)
+    assert (project / ".mockpolicy_cache" / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
+
+
+def test_cache_dir_moves_the_cache_and_must_stay_inside_the_project(project: Path) -> None:
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(text + '\n[tool.mockpolicy]\ncache-dir = "build/mp-cache"\n', encoding="utf-8")
+    assert_as_without_cache(project)
+    assert entries(project) == {}
+    assert list((project / "build" / "mp-cache" / "findings").glob("*.json"))
+    pyproject.write_text(text + '\n[tool.mockpolicy]\ncache-dir = "../elsewhere"\n', encoding="utf-8")
+    refused = check(project)
+    assert refused.returncode == 2
+    assert "cache-dir must be a path inside the project" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_a_cache_folder_leading_outside_the_project_is_refused(project: Path, tmp_path: Path) -> None:
+    (tmp_path / "outside").mkdir()
+    (project / ".mockpolicy_cache").symlink_to(tmp_path / "outside")
+    refused = check(project)
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("mockpolicy: error: the cache folder")
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert list((tmp_path / "outside").iterdir()) == []
+    assert check(project, "--no-cache").returncode == 1
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "forged"])
+def test_a_damaged_or_planted_entry_is_ignored_and_rewritten(project: Path, damage: str) -> None:
+    before = assert_as_without_cache(project)
+    path = next(p for p in (project / ".mockpolicy_cache" / "findings").glob("*.json")
+                if b'"tests/test_jobs.py"' in p.read_bytes())
+    data = path.read_bytes()
+    signature, _, body = data.partition(b"\n")
+    if damage == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        path.write_bytes(b"\x00\xff" * 100)
+    elif damage == "empty":
+        path.write_bytes(b"")
+    else:  # a pull request commits an entry saying the file has no findings
+        entry = json.loads(body)
+        entry["findings"] = []
+        path.write_bytes(b"0" * len(signature) + b"\n" + json.dumps(entry, sort_keys=True).encode())
+    assert check(project).stdout == before
+    assert path.read_bytes() == data  # rewritten whole
+
+
+def test_concurrent_runs_never_corrupt_the_cache(project: Path) -> None:
+    expected = check(project, "--no-cache")
+    for index in range(20):  # more files, so that the runs overlap
+        (project / "tests" / f"test_more_{index}.py").write_text(
+            (project / "tests" / "test_other.py").read_text(encoding="utf-8"), encoding="utf-8")
+    expected = check(project, "--no-cache")
+    results: list[subprocess.CompletedProcess[str]] = []
+
+    def run() -> None:
+        results.append(check(project, "-j", "2"))
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [(r.returncode, r.stdout) for r in results] == [(expected.returncode, expected.stdout)] * 4
+    assert check(project).stdout == expected.stdout
+    assert len(entries(project)) == 25
+    assert not [p for p in (project / ".mockpolicy_cache").rglob(".tmp-*")]
+
+
+def test_the_cache_keeps_findings_before_selection_and_suppressions(project: Path) -> None:
+    everything = assert_as_without_cache(project)
+    selected = check(project, "--select", "first-party-mock")
+    assert selected.stdout == check(project, "--no-cache", "--select", "first-party-mock").stdout != everything
+    assert check(project).stdout == everything
+
+
+def test_the_cache_files_are_json_never_pickle(project: Path) -> None:
+    check(project)
+    for path in (project / ".mockpolicy_cache").rglob("*"):
+        if path.is_file() and path.suffix == ".json":
+            text = path.read_bytes()
+            json.loads(text.partition(b"\n")[2] if path.parent.name == "findings" else text)
+
+
+def test_what_an_earlier_file_resolved_counts_for_a_later_one(project: Path) -> None:
+    """The run remembers resolved targets, fixture values and conftests across
+    files; a later file that reuses them depends on what they read."""
+    for name in ("test_reuse_a.py", "test_reuse_b.py"):
+        write_tree(project / "tests", {name: """
+            from unittest import mock
+
+
+            def test_both():
+                with mock.patch("app.jobs.gone", autospec=True):
+                    pass
+            """})
+    before = assert_as_without_cache(project)
+    assert before.count("app.jobs.gone") == 2
+    first = entries(project)
+    _edit("src/app/jobs.py", "class Runner", "def gone():\n    pass\n\n\nclass Runner")(project)
+    assert assert_as_without_cache(project) != before
+    after = entries(project)
+    assert {path for path in first if after[path] != first[path]} >= {"tests/test_reuse_a.py", "tests/test_reuse_b.py"}
