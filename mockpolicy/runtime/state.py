@@ -17,7 +17,7 @@ import os
 import sys
 import types
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,9 +127,11 @@ class Watched:
             known = self._own_names[name] = self._is_own_module(name)
         return known
 
-    def _scan_modules(self) -> None:
-        """Watch the namespaces of own modules imported (or replaced) since the last scan."""
-        for name, module in list(self.modules.items()):
+    def _scan_modules(self, names: Iterable[str] | None = None) -> None:
+        """Watch the namespaces of own modules imported (or replaced) since the
+        last scan: those of ``names``, or of every module."""
+        for name in list(self.modules) if names is None else names:
+            module = self.modules.get(name)
             if self._is_own(name) and is_a(module, types.ModuleType) and self._modules_seen.get(name) is not module:
                 self._modules_seen[name] = module
                 self._watch(name, vars(module))
@@ -190,9 +192,10 @@ class Watched:
             changes += self._environ_changes(environ)
             self.environ_object, self.environ = os.environ, dict(environ)
         if sys.modules != self.modules:
-            changes += self._module_changes()
+            module_changes = list(self._module_changes())
+            changes += module_changes
             self.modules = dict(sys.modules)
-            self._scan_modules()
+            self._scan_modules([change.key[1] for change in module_changes])
         changes += self._attribute_changes()
         cwd = _cwd()
         if cwd != self.cwd:
