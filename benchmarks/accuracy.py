@@ -1,13 +1,14 @@
 """Accuracy benchmark: first-party-mock against the runtime oracle.
 
-    python benchmarks/accuracy.py SUITE_ROOT TESTS PACKAGES ORACLE.jsonl [--via pylint|cli] [-v]
+    python benchmarks/accuracy.py SUITE_ROOT TESTS PACKAGES ORACLE.jsonl [--via pylint|cli] [--runtime RECORD] [-v]
 
 Runs ``pylint --load-plugins mockpolicy --disable=all --enable=first-party-mock
 --output-format=json2 TESTS`` in SUITE_ROOT (or ``mockpolicy check`` with
 ``--via cli``) and scores the findings against ORACLE, the records of what
 every patch really replaced while the suite ran (../shared/eval/README.md tells
 how to record them). PACKAGES is the comma-separated list of the suite's
-first-party top-level packages.
+first-party top-level packages. ``--runtime RECORD`` scores ``mockpolicy check
+--runtime RECORD`` (a record of ``pytest --mockpolicy-record`` of the suite merged).
 
 Two scores are printed, measured in this one run:
   * shared: the shared scorer (../shared/eval/score_first_party.py, or
@@ -44,9 +45,10 @@ def findings_via_pylint(root: Path, tests: str) -> list[dict[str, object]]:
     return list(json.loads(result.stdout)["messages"])
 
 
-def findings_via_cli(root: Path, tests: str) -> list[dict[str, object]]:
+def findings_via_cli(root: Path, tests: str, runtime: Path | None = None) -> list[dict[str, object]]:
+    merged = ["--runtime", str(runtime)] if runtime is not None else []
     result = subprocess.run(
-        [sys.executable, "-m", "mockpolicy", "check", "--format", "json", tests],
+        [sys.executable, "-m", "mockpolicy", "check", "--no-baseline", "--format", "json", *merged, tests],
         cwd=root, capture_output=True, text=True, check=False,
     )
     return [{**f, "endLine": f["end_line"]} for f in json.loads(result.stdout) if f["symbol"] == SYMBOL]
@@ -107,11 +109,17 @@ def main() -> int:
     parser.add_argument("packages")
     parser.add_argument("oracle", type=Path)
     parser.add_argument("--via", choices=("pylint", "cli"), default="pylint")
+    parser.add_argument("--runtime", type=Path, metavar="RECORD", help="merge this runtime record (implies --via cli)")
     parser.add_argument("--scorer", type=Path, default=DEFAULT_SCORER)
     parser.add_argument("-v", action="store_true", help="list every missed and false site")
     args = parser.parse_args()
     root = args.root.resolve()
-    findings = findings_via_pylint(root, args.tests) if args.via == "pylint" else findings_via_cli(root, args.tests)
+    if args.runtime is not None:
+        findings = findings_via_cli(root, args.tests, args.runtime.resolve())
+    elif args.via == "pylint":
+        findings = findings_via_pylint(root, args.tests)
+    else:
+        findings = findings_via_cli(root, args.tests)
     if args.scorer.is_file():
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
             json.dump(findings, handle)

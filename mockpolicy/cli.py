@@ -30,7 +30,16 @@ from mockpolicy.formats import FORMATS, Context, TrendPoint, emit, plain
 from mockpolicy.identity import Identity
 from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
-from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR, COVERAGE_RULES, RULES_BY_SYMBOL, STATIC_RULES, doc_text, lookup
+from mockpolicy.rules import (
+    ALL_RULES,
+    ANALYSIS_ERROR,
+    COVERAGE_RULES,
+    RULES_BY_SYMBOL,
+    RUNTIME_RULES,
+    STATIC_RULES,
+    doc_text,
+    lookup,
+)
 from mockpolicy.scopes import Scopes
 from mockpolicy.selection import Selection
 from mockpolicy.source import SourceError, read_source
@@ -126,6 +135,10 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--data", metavar="FILE", help="also record (or prune) coverage-based findings from this coverage data"
         )
+    for command in (check, review, record, prune, report):
+        command.add_argument(
+            "--runtime", metavar="PATH", help="merge the runtime record at PATH (`pytest --mockpolicy-record`)"
+        )
     explain = commands.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("rule", help="a rule symbol (first-party-mock) or message id (W7301)")
     merge = commands.add_parser(
@@ -198,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         shard = getattr(args, "shard", None)
         if shard is not None:
             _shard_alone(args)
-        run = _collect(args.paths, args.jobs, report, cache=not args.no_cache, shard=shard)
+        run = _with_runtime(_collect(args.paths, args.jobs, report, cache=not args.no_cache, shard=shard), args)
         if args.command == "review":
             return _review(_filtered(run, args), args, report)
         data = getattr(args, "data", None)
@@ -212,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _record(run, args.force)
         if args.command == "prune":
             return _prune(run)
-        return _check(run, report, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
+        rules = STATIC_RULES | RUNTIME_RULES if run.with_runtime else STATIC_RULES
+        return _check(run, report, args.no_baseline, args.allow_stale, args.base, rules)
     except MockpolicyError as exc:
         _say(f"mockpolicy: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -312,6 +326,7 @@ class Run:
     files: list[Path]
     findings: list[Finding]
     with_coverage: bool = False  # whether ``findings`` include coverage-based ones
+    with_runtime: bool = False  # whether a runtime record was merged into ``findings``
     everything: str = ""  # for a shard: the digest of every file of the whole run (see mockpolicy.shards)
     selection: Selection = Selection(frozenset(RULES_BY_SYMBOL))  # the rules this run reports
 
@@ -506,6 +521,17 @@ def _trend(project: Project) -> list[TrendPoint]:
     return history.read(project, MARKDOWN_TREND_DEPTH).trend()
 
 
+def _with_runtime(run: Run, args: argparse.Namespace) -> Run:
+    """``run`` with the runtime record of ``--runtime`` merged into its findings
+    (docs/runtime.md); imported on use."""
+    path = getattr(args, "runtime", None)
+    if path is None:
+        return run
+    from mockpolicy.runtime.merge import merge
+
+    return replace(run, findings=merge(run.project, run.files, run.findings, Path(path)), with_runtime=True)
+
+
 def _report(args: argparse.Namespace) -> int:
     from mockpolicy.report import page
 
@@ -513,13 +539,13 @@ def _report(args: argparse.Namespace) -> int:
     files = sorted(set(_python_files(roots)))
     with page.history_beside(project, args.history) as history:
         gathered = page.gather(files, args.jobs)
-        run = Run(project, roots, files, gathered.findings)
-        rules = STATIC_RULES
+        run = _with_runtime(Run(project, roots, files, gathered.findings), args)
+        rules = STATIC_RULES | RUNTIME_RULES if run.with_runtime else STATIC_RULES
         covered = None
         if args.data is not None:
             covered = coverage_findings(project, files, Path(args.data))
             run = replace(run, findings=sorted([*run.findings, *covered]), with_coverage=True)
-            rules = STATIC_RULES | COVERAGE_RULES
+            rules = rules | COVERAGE_RULES
         run = _filtered(run, args)
         current = baseline.load(project.baseline_path) if baseline.exists(project.baseline_path) else None
         new, stale = _judged(run, current, rules) if current is not None else (run.findings, [])
@@ -586,9 +612,10 @@ def _record_locked(run: Run, path: Path, force: bool) -> int:
             raise UsageError(f"{shown} already exists; use --force to replace it, or `mockpolicy prune` to shrink it.")
         previous = baseline.load(path)  # a broken file is reported, never replaced
         previous = baseline.renamed(previous, gitio.renames_since_last_change(path, run.project.root))
-        # Entries of files this run did not look at stay; so do coverage entries, unless this run judged them.
+        # Entries of files this run did not look at stay; so do coverage and runtime entries, unless this run judged them.
         kept = baseline.where(previous, lambda identity: not run.covers(identity.path) or (
-            identity.rule in COVERAGE_RULES and not run.with_coverage))
+            identity.rule in COVERAGE_RULES and not run.with_coverage) or (
+            identity.rule in RUNTIME_RULES and not run.with_runtime))
     else:
         kept = baseline.Baseline.empty()
     recorded = baseline.merge(baseline.from_findings(run.findings), kept)
@@ -613,11 +640,13 @@ def _prune_locked(run: Run, path: Path, before: baseline.Baseline) -> int:
     renames = gitio.renames_since_last_change(path, run.project.root)
     moved_files = sorted({(i.path, renames[i.path]) for i in before.counts if i.path in renames})
     before = baseline.renamed(before, renames)
-    judged = before if run.with_coverage else baseline.select(before, COVERAGE_RULES, keep=False)
+    unjudged = (COVERAGE_RULES if not run.with_coverage else frozenset()) | (
+        RUNTIME_RULES if not run.with_runtime else frozenset())
+    judged = baseline.select(before, unjudged, keep=False)
     found = matching.match(judged, run.findings, run.scopes.gone)
     after, changed, moves = matching.pruned(judged, found, run.covers)
-    if not run.with_coverage:  # coverage entries need coverage data to be judged: kept as they are
-        after = baseline.merge(after, baseline.select(before, COVERAGE_RULES))
+    if unjudged:  # coverage (runtime) entries need coverage data (a record) to be judged: kept as they are
+        after = baseline.merge(after, baseline.select(before, unjudged))
     for old_path, new_path in moved_files:
         _say(f"{shown}: renamed: {old_path} -> {new_path}")
     for old, new, _count in moves:

@@ -52,6 +52,8 @@ OPTIONS: dict[str, str] = {
     "cache-dir": "folder of the persistent cache, relative to the project root (default .mockpolicy_cache)",
     "per-file-ignores": 'table of path glob -> rules not to run there, e.g. {"tests/legacy/*" = ["unspecced-mock"]}',
     "mock-helpers": "list of dotted names of the project's own patching helpers that are not recognised by themselves",
+    "record": "true (or a path inside the project) to make every pytest run write a runtime record "
+    "(default false; the path defaults to .mockpolicy/runtime.json)",
 }
 MAX_FILE_SIZE_LIMIT = 1024  # MiB: beyond this the setting is a mistake, not a choice
 REQUIRE_SPEC_CHOICES = ("all", "first-party", "off")
@@ -255,6 +257,11 @@ def _validate_settings(path: Path, settings: dict[str, Any]) -> None:
             raise ConfigError(
                 f"{path}: [tool.mockpolicy] max-file-size must be a whole number of MiB from 1 to {MAX_FILE_SIZE_LIMIT}."
             )
+        if key == "record":
+            if not (isinstance(value, bool) or (isinstance(value, str) and value)):
+                raise ConfigError(f"{path}: [tool.mockpolicy] record must be true, false or a path (a string).")
+            if isinstance(value, str):
+                _check_inside(path, key, value)
         if key == "require-spec" and value not in REQUIRE_SPEC_CHOICES:
             choices = ", ".join(f'"{c}"' for c in REQUIRE_SPEC_CHOICES)
             raise ConfigError(f"{path}: [tool.mockpolicy] require-spec must be one of {choices}.")

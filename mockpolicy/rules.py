@@ -134,6 +134,11 @@ BASELINE_GREW = Rule(
     "baseline-grew",
     "A change makes the baseline allow findings it did not allow before.",
 )
+TEST_POLLUTION = Rule(
+    "W7322",
+    "test-pollution",
+    "A test left state behind that later tests in the same process ran with (runtime record).",
+)
 ANALYSIS_ERROR = Rule(
     "E7399",
     "mock-analysis-error",
@@ -162,6 +167,7 @@ ALL_RULES: tuple[Rule, ...] = (
     UNDOCUMENTED_UNTESTED_BRANCH,
     UNKNOWN_BRANCH_REFERENCE,
     BASELINE_GREW,
+    TEST_POLLUTION,
     ANALYSIS_ERROR,
 )
 # Rules that need coverage data: only `mockpolicy branches` reports them.
@@ -171,7 +177,10 @@ COVERAGE_RULES = frozenset(
         UNDOCUMENTED_UNTESTED_BRANCH, UNKNOWN_BRANCH_REFERENCE,
     )
 )
-STATIC_RULES = frozenset(rule.symbol for rule in ALL_RULES) - COVERAGE_RULES
+# Rules that need a runtime record (`pytest --mockpolicy-record`): reported
+# only when one is merged (`mockpolicy check --runtime PATH`).
+RUNTIME_RULES = frozenset({TEST_POLLUTION.symbol})
+STATIC_RULES = frozenset(rule.symbol for rule in ALL_RULES) - COVERAGE_RULES - RUNTIME_RULES
 # Rules whose findings rest on static resolution of what a mock replaces
 # (pylint reports them with INFERENCE confidence; the others are HIGH).
 INFERRED_RULES = frozenset(

@@ -28,7 +28,7 @@ from mockpolicy import baseline, matching
 from mockpolicy.engine import Engine, Session, analysis_error
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
-from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, INFERRED_RULES
+from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, INFERRED_RULES, RUNTIME_RULES
 
 if TYPE_CHECKING:
     from astroid import nodes
@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 # Every rule is known to pylint (`pylint --help-msg=W7316` works, and pylint's
 # enable/disable accept every name), but coverage-based rules need a test run's
-# data and baseline-grew a change: only `mockpolicy branches`/`review` report them.
-STATIC_RULES = tuple(rule for rule in ALL_RULES if rule.symbol not in COVERAGE_RULES)
+# data, runtime rules a runtime record and baseline-grew a change: only
+# `mockpolicy branches`, `check --runtime` and `review` report them.
+STATIC_RULES = tuple(rule for rule in ALL_RULES if rule.symbol not in COVERAGE_RULES | RUNTIME_RULES)
 SYMBOLS = tuple(rule.symbol for rule in STATIC_RULES)
 
 
