@@ -158,10 +158,10 @@ class Watched:
             self._index[owner] = len(self._owners)
             self._owners.append(owner)
             self._live.append(namespace)
-            self._saved.append(dict(namespace))
+            self._saved.append(_copy(namespace))
         elif self._live[place] is not namespace:  # a module imported again, a class defined again
             self._live[place] = namespace
-            self._saved[place] = dict(namespace)
+            self._saved[place] = _copy(namespace)
 
     def environ_snapshot(self) -> EnvironSnapshot:
         """The reference environment, kept as it is now (the reference is
@@ -232,7 +232,7 @@ class Watched:
             owner, live, saved = self._owners[place], self._live[place], self._saved[place]
             rebound = False
             for name in sorted(set(saved) | set(live)):
-                before, after = saved.get(name, MISSING), live.get(name, MISSING)
+                before, after = _unwrapped(saved.get(name, MISSING)), live.get(name, MISSING)
                 if before is after:
                     continue
                 rebound = rebound or is_a(after, type)
@@ -240,10 +240,54 @@ class Watched:
                     key = ("attribute", owner, name)
                     changes.append(Change("attribute", key, f"{owner}.{name}", before, after, self._signatures.get(key)))
                     self._sign(key, after)
-            self._saved[place] = dict(live)
+            self._saved[place] = _copy(live)
             if rebound and owner in self._modules_seen:
                 self._scan_classes(owner, live)
         return changes
+
+
+class _Same:
+    """Holds, in a saved namespace, a value whose ``==`` is Python code (a
+    user's ``__eq__``, a ``WeakSet``'s): compared by identity, so comparing
+    namespaces runs none of the suite's code and stays cheap."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return self.value is other
+
+    def __ne__(self, other: object) -> bool:
+        return self.value is not other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_PYTHON_EQ: dict[type, bool] = {}
+
+
+def _python_eq(cls: type) -> bool:
+    """Whether instances of ``cls`` compare with a ``__eq__`` written in Python."""
+    known = _PYTHON_EQ.get(cls)
+    if known is None:
+        found = next((vars(klass)["__eq__"] for klass in cls.__mro__ if "__eq__" in vars(klass)), None)
+        known = _PYTHON_EQ[cls] = isinstance(found, types.FunctionType)
+    return known
+
+
+def _copy(namespace: Mapping[str, Any]) -> dict[str, Any]:
+    """A saved copy of ``namespace`` (see ``_Same``)."""
+    copy = dict(namespace)
+    for name, value in copy.items():
+        if _python_eq(type(value)):
+            copy[name] = _Same(value)
+    return copy
+
+
+def _unwrapped(value: Any) -> Any:
+    return value.value if type(value) is _Same else value
 
 
 # Container types whose copies restore the same state: a copy holding the same
