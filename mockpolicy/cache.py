@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mockpolicy.deps import UNREADABLE, digest, located_fact
+from mockpolicy.deps import UNREADABLE, digest, listing_fact, located_fact
 from mockpolicy.findings import Finding
 from mockpolicy.index import ModuleIndex
 from mockpolicy.libraries import library_roots
@@ -214,6 +214,8 @@ class FindingsCache:
             return self.digests.of(Path(name))
         if kind == "e":
             return "1" if Path(name).is_file() else "0"
+        if kind == "s":
+            return listing_fact(self.project.code_under_test())
         if kind in ("l", "m") and tag in ("p", "l"):
             located = self._index(tag).locate(name)
             if kind == "l":

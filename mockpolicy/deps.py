@@ -9,7 +9,9 @@ used, each with the *fact* the run observed when it first read it:
   the bytes read;
 - ``("l", tag, name)``: where index ``tag`` located ``name`` (nothing read);
 - ``("r", "", path)``: a digest of the bytes of a file read outside an index;
-- ``("e", "", path)``: whether ``path`` is a regular file.
+- ``("e", "", path)``: whether ``path`` is a regular file;
+- ``("s", "", "")``: the list of the project's code under test
+  (``Project.code_under_test``), which a search for callers walks.
 
 Results an engine remembers across files (resolved targets, fixture values,
 function results) keep the dependencies of their computation
@@ -46,6 +48,11 @@ def located_fact(located: tuple[Path | None, bool] | None) -> str:
         return "-"
     path, is_package = located
     return f"{'P' if is_package else 'M'}{path if path is not None else ''}"
+
+
+def listing_fact(paths: list[Path]) -> str:
+    """The fact of a list of files: a digest of their names in order."""
+    return digest("\n".join(str(p) for p in paths).encode("utf-8", "surrogateescape"))
 
 
 class Tracker:

@@ -72,6 +72,9 @@ class ConfigError(MockpolicyError):
     """A configuration file is unreadable or invalid; the message names the file."""
 
 
+_CODE_TEST_FOLDERS = frozenset({"tests", "test"})  # a package's own test folders (nova/tests) hold no code under test
+
+
 @dataclass(frozen=True)
 class Project:
     """A project under analysis.
@@ -131,6 +134,32 @@ class Project:
         return any(part in TEST_DIR_NAMES or part.startswith("test_") for part in parts) or (
             parts[-1].endswith("_test") or parts[-1] in ("conftest", "tests")
         )
+
+    def code_under_test(self) -> list[Path]:
+        """The project's first-party source files that are not tests (no
+        ``test_*.py``, ``*_test.py`` or ``conftest.py``, nothing in a package's
+        own ``tests``/``test`` folder, under a test path or excluded), sorted."""
+        tests = [resolved(p) for p in self.test_paths]
+        files: list[Path] = []
+        for root in self.source_roots:
+            for name in sorted(self.first_party):
+                package, single = root / name, root / f"{name}.py"
+                candidates = sorted(package.rglob("*.py")) if package.is_dir() else [single] if single.is_file() else []
+                # A test path holding the whole package (the project's root) says nothing about its files.
+                inside = [t for t in tests if t not in resolved(package).parents and t != resolved(package)]
+                for path in candidates:
+                    if path.name.startswith("test_") or path.name.endswith("_test.py") or path.name == "conftest.py":
+                        continue
+                    if self.is_excluded(path):
+                        continue
+                    relative = path.relative_to(package).parts[:-1] if package.is_dir() else ()
+                    if any(part in _CODE_TEST_FOLDERS for part in relative):
+                        continue
+                    absolute = resolved(path)
+                    if any(absolute == t or t in absolute.parents for t in inside):
+                        continue
+                    files.append(path)
+        return files
 
     def relative(self, path: str | Path) -> str:
         """``path`` as a POSIX path relative to the root when it is inside it (a

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import cast
 
 from mockpolicy.analysis import Analysis
+from mockpolicy.deps import UNREADABLE, Deps, digest, listing_fact
 from mockpolicy.functions import FunctionNode
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.partials import own_nodes
-from mockpolicy.project import resolved
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.source import SourceError, read_source
 from mockpolicy.symbols import Kind, Value
@@ -51,8 +51,7 @@ from mockpolicy.vocabulary import (
 )
 
 _CALLER_DEPTH = 3  # handlers are looked for this many calls up from the mocked call
-_TEST_FILE_PREFIX, _TEST_FILE_SUFFIX, _CONFTEST = "test_", "_test.py", "conftest.py"
-_TEST_FOLDERS = frozenset({"tests", "test"})  # a package's own test folders (nova/tests) hold no code under test
+_CONFTEST = "conftest.py"
 
 
 @dataclass(frozen=True, order=True)
@@ -277,12 +276,16 @@ def parametrized_outcomes(context: Context, expr: ast.expr) -> set[Outcome] | No
 
 def callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
     """The first-party (non-test) functions whose calls resolve to ``function``
-    (or, for a library function, to one of the ``dotted`` names it is patched as)."""
-    memo = analysis.memo
-    key = ("callers", function.module, function.qualname, dotted)
-    cached = memo.extra.get(key)
-    if cached is not None:
-        return cast(list[Caller], cached)
+    (or, for a library function, to one of the ``dotted`` names it is patched as).
+    Remembered per engine with what the search read (every source file's text,
+    the list of source files), so a cached finding is never served after a
+    caller changed."""
+    memory = cast("dict[object, tuple[list[Caller], Deps]]", analysis.memo.extra.setdefault("callers", {}))
+    key = (function.module, function.qualname, dotted)
+    return analysis.memo.tracker.remembered(memory, key, lambda: _find_callers(analysis, function, dotted))
+
+
+def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
     found: list[Caller] = []
     short = function.qualname.rpartition(".")[2]
     resolver = analysis.resolver
@@ -290,17 +293,14 @@ def callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list
         text = _text(analysis, path)
         if text is None or short not in text:
             continue
-        tree = _tree(analysis, path, text)
-        if tree is None:
+        calling = _calls_by_name(analysis, path, text).get(short)
+        if not calling:
             continue
         module, _ = module_name_for(path)
         info = resolver.index.get(module)
         if info is None:
             continue
-        for qualname, node, owner in _functions(tree, module):
-            calls = [c for c in own_nodes(node) if isinstance(c, ast.Call) and callee_name(c.func) == short]
-            if not calls:
-                continue
+        for qualname, node, owner, calls in calling:
             cls = resolver.resolve_dotted(owner).cls if owner else None
             try:
                 scope = resolver.function_scope(node, info, cls)
@@ -309,8 +309,36 @@ def callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list
                 hits = []
             if hits:
                 found.append(Caller(qualname, node, hits, text))
-    memo.extra[key] = found
     return found
+
+
+_Calling = list[tuple[str, FunctionNode, str, list[ast.Call]]]
+
+
+def _calls_by_name(analysis: Analysis, path: Path, text: str) -> dict[str, _Calling]:
+    """The calls in ``path``'s functions and methods by the callee's last name:
+    for each name, (qualified name, function, owner class, its calls of that name).
+    Built once per file and engine, so looking for the callers of many mocked
+    functions walks each file once."""
+    key = ("calls", path)
+    known = analysis.memo.extra.get(key)
+    if known is not None:
+        return cast("dict[str, _Calling]", known)
+    index: dict[str, _Calling] = {}
+    tree = _tree(path, text)
+    if tree is not None:
+        module, _ = module_name_for(path)
+        for qualname, node, owner in _functions(tree, module):
+            by_name: dict[str, list[ast.Call]] = {}
+            for call in own_nodes(node):
+                if isinstance(call, ast.Call):
+                    name = callee_name(call.func)
+                    if name:
+                        by_name.setdefault(name, []).append(call)
+            for name, calls in by_name.items():
+                index.setdefault(name, []).append((qualname, node, owner, calls))
+    analysis.memo.extra[key] = index
+    return index
 
 
 def _calls(value: Value, function: Value, dotted: frozenset[str]) -> bool:
@@ -322,54 +350,42 @@ def _calls(value: Value, function: Value, dotted: frozenset[str]) -> bool:
 
 
 def _source_files(analysis: Analysis) -> list[Path]:
-    """The project's first-party source files that are not tests."""
+    """``Project.code_under_test``, listed once per engine; a search using it
+    depends on the listing."""
     memo = analysis.memo
+    dep = ("s", "", "")
     cached = memo.extra.get("source files")
-    if cached is not None:
-        return cast(list[Path], cached)
-    project = analysis.resolver.project
-    tests = [resolved(p) for p in project.test_paths]
-    files: list[Path] = []
-    for root in project.source_roots:
-        for name in sorted(project.first_party):
-            package, single = root / name, root / f"{name}.py"
-            candidates = sorted(package.rglob("*.py")) if package.is_dir() else [single] if single.is_file() else []
-            # A test path holding the whole package (the project's root) says nothing about its files.
-            inside = [t for t in tests if t not in resolved(package).parents and t != resolved(package)]
-            for path in candidates:
-                if path.name.startswith(_TEST_FILE_PREFIX) or path.name.endswith(_TEST_FILE_SUFFIX):
-                    continue
-                if path.name == _CONFTEST or project.is_excluded(path):
-                    continue
-                relative = path.relative_to(package).parts[:-1] if package.is_dir() else ()
-                if any(part in _TEST_FOLDERS for part in relative):
-                    continue
-                absolute = resolved(path)
-                if any(absolute == t or t in absolute.parents for t in inside):
-                    continue
-                files.append(path)
-    memo.extra["source files"] = files
-    return files
+    if cached is None:
+        cached = memo.extra["source files"] = analysis.resolver.project.code_under_test()
+        memo.tracker.observe(dep, listing_fact(cached))
+    else:
+        memo.tracker.note(dep)
+    return cast("list[Path]", cached)
 
 
 def _text(analysis: Analysis, path: Path) -> str | None:
+    """The text of ``path`` (None when unreadable), read once per engine."""
     key = ("text", path)
+    dep = ("r", "", str(path))
     if key not in analysis.memo.extra:
         try:
-            analysis.memo.extra[key] = read_source(path).decode("utf-8", "replace")
+            data = read_source(path)
         except (SourceError, OSError):
             analysis.memo.extra[key] = None
+            analysis.memo.tracker.observe(dep, UNREADABLE)
+        else:
+            analysis.memo.extra[key] = data.decode("utf-8", "replace")
+            analysis.memo.tracker.observe(dep, digest(data))
+    else:
+        analysis.memo.tracker.note(dep)
     return cast("str | None", analysis.memo.extra[key])
 
 
-def _tree(analysis: Analysis, path: Path, text: str) -> ast.Module | None:
-    key = ("tree", path)
-    if key not in analysis.memo.extra:
-        try:
-            analysis.memo.extra[key] = ast.parse(text, filename=str(path))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            analysis.memo.extra[key] = None
-    return cast("ast.Module | None", analysis.memo.extra[key])
+def _tree(path: Path, text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text, filename=str(path))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _functions(tree: ast.Module, module: str) -> Iterator[tuple[str, FunctionNode, str]]:

@@ -272,3 +272,58 @@ def test_what_an_earlier_file_resolved_counts_for_a_later_one(project: Path) -> 
     assert assert_as_without_cache(project) != before
     after = entries(project)
     assert {path for path in first if after[path] != first[path]} >= {"tests/test_reuse_a.py", "tests/test_reuse_b.py"}
+
+
+
+CALLERS = {
+    **APP_FILES,
+    "src/app/gates.py": """
+        from app import jobs
+
+
+        def door(name):
+            if jobs.is_open(name):
+                return "in"
+            return "out"
+        """,
+    "src/app/jobs.py": """
+        def is_open(name):
+            return bool(name)
+        """,
+    "src/app/service.py": """
+        from app import porch
+
+
+        def run(name):
+            return porch.step(name)
+        """,
+    "tests/test_gates.py": """
+        from app import gates, service
+
+
+        def test_open(mocker):
+            mocker.patch("app.jobs.is_open", return_value=True, autospec=True)  # mock-boundary: a slow check
+            assert gates.door("x") == "in"
+            assert service.run("x")
+        """,
+}
+PORCH_CALLING = "from app import jobs\n\n\ndef step(name):\n    while jobs.is_open(name):\n        return True\n    return False\n"
+
+
+@pytest.mark.parametrize("edit", ["a module starting to call it", "a calling module appearing"])
+def test_partial_mock_findings_follow_the_callers_they_name(tmp_path: Path, edit: str) -> None:
+    """undocumented-partial-mock reads every caller of the mocked function in the
+    code under test, also in modules the test file never imports (here one
+    reached through app.service): a module that starts calling it, or a new
+    module calling it, is seen."""
+    files = dict(CALLERS)
+    if edit == "a module starting to call it":
+        files["src/app/porch.py"] = "def step(name):\n    return bool(name)\n"
+    project = write_tree(tmp_path, files)
+    before = assert_as_without_cache(project)
+    assert check(project).stdout == before
+    assert "app.gates.door: else jobs.is_open(name)" in before
+    assert "app.porch.step" not in before
+    (project / "src/app/porch.py").write_text(PORCH_CALLING, encoding="utf-8")
+    after = assert_as_without_cache(project)
+    assert "app.porch.step: else jobs.is_open(name)" in after
