@@ -24,7 +24,7 @@ from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import MockSite, Target, TestModule
-from mockpolicy.source import SourceError, read_source
+from mockpolicy.source import SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import Kind, Value
 
@@ -163,19 +163,8 @@ class Analysis:
         return True
 
     def statement(self, node: ast.AST) -> str:
-        """The source text of ``node`` (``ast.get_source_segment`` without
-        re-splitting the file on every call)."""
-        start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
-        first, last = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
-        if start is None or end is None or first is None or last is None:
-            return ""
-        lines = [line.encode("utf-8") for line in self.annotations.lines[start - 1 : end]]
-        if not lines:
-            return ""
-        if len(lines) == 1:
-            return lines[0][first:last].decode("utf-8", "replace")
-        lines[0], lines[-1] = lines[0][first:], lines[-1][:last]
-        return b"\n".join(lines).decode("utf-8", "replace")
+        """The source text of ``node``."""
+        return segment(self.annotations.lines, node)
 
     def finding(self, node: ast.AST, symbol: str, message: str, scope: str) -> Finding:
         return Finding(

@@ -9,6 +9,7 @@ their names and returns are their own.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mockpolicy.vocabulary import callee_name
@@ -153,3 +154,28 @@ def _unpack(facts: FunctionFacts, target: ast.Tuple, source: ast.expr, entered: 
             if element.id in facts.unpacked:
                 facts.assigns.setdefault(element.id, []).append(source)  # bound twice: unknown
             facts.unpacked[element.id] = (source, position, entered)
+
+
+def own_nodes(function: FunctionNode) -> Iterator[ast.AST]:
+    """Every node of ``function``'s body outside nested definitions and lambdas."""
+    stack: list[ast.AST] = list(reversed(function.body))
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        yield node
+        if isinstance(node, _DEFINITIONS):
+            continue
+        # ast.iter_child_nodes, in reverse (the stack pops them in order), without its generators
+        for name in reversed(node._fields):
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                if not isinstance(value, _LEAVES):
+                    push(value)
+            elif isinstance(value, list):
+                for item in reversed(value):
+                    if isinstance(item, ast.AST):
+                        push(item)
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # nothing to look at inside

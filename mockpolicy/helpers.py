@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings
+from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings, own_nodes
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
@@ -245,7 +245,7 @@ class Helpers:
     def _recognise(
         self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, qualname: str, depth: int
     ) -> Helper | None:
-        nodes = _own_nodes(function)
+        nodes = list(own_nodes(function))
         if not _may_be_helper([node for node in nodes if isinstance(node, ast.Call)], function):
             return None
         arguments = function.args
@@ -415,19 +415,6 @@ def _aliases(module: ModuleInfo, local_imports: dict[str, tuple[int, str]]) -> d
     aliases = {name: b.target for name, b in module.bindings.items() if b.kind == "import"}
     aliases.update((name, dotted) for name, (level, dotted) in local_imports.items() if level == 0)
     return aliases
-
-
-def _own_nodes(function: FunctionNode) -> list[ast.AST]:
-    """The nodes of ``function``'s body, nested functions, classes and lambdas not entered."""
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-    return found
 
 
 def _from_parameters(entry: Callee, call: ast.Call, reading: _Reading) -> bool:

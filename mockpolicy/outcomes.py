@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mockpolicy.partials import FunctionNode
+from mockpolicy.functions import FunctionNode
 from mockpolicy.vocabulary import callee_name
 
 A_VALUE = "a value"

@@ -31,7 +31,6 @@ from mockpolicy.telling import (
     configured_out_of_sight,
     file_imports,
     parametrized_outcomes,
-    parents_of,
     shapes_path,
     test_words,
     told_apart,
@@ -109,20 +108,18 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
     reaches: dict[int, Reach] = {}
     imports: frozenset[str] | None = None
-    parents: dict[int, ast.AST] | None = None
+    words: dict[int, frozenset[str]] = {}
     for site, function, real, given, target in candidates:
         union = frozenset(together[(id(_unit(site.owner)), function.module, function.qualname)])
         missing = left_out(real, union)
         if not missing or site.kind not in _INSTALLED_SITES:
             continue
-        if parents is None:
-            parents = parents_of(analysis.module.module.node)
-        if configured_out_of_sight(analysis, site, parents):
+        if configured_out_of_sight(analysis, site):
             continue
         dotted = frozenset({target.text, target.value.qualname, function.qualname})
         if id(site.owner) not in reaches:
             imports = file_imports(analysis) if imports is None else imports
-            reaches[id(site.owner)] = Reach(test_words(analysis, site.owner), imports)
+            reaches[id(site.owner)] = Reach(test_words(analysis, site.owner, words), imports)
         withheld = told_apart(analysis, site, function, dotted, union, missing, reaches[id(site.owner)])
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)

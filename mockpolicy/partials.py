@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from mockpolicy.functions import FunctionNode, own_nodes
+
 REASON_PLACEHOLDER = "<say why this stays untested>"
 
 _OPENER = re.compile(r"^\s*#\s*mock-partial\s*:(.*)$")
@@ -30,8 +32,6 @@ _ARC = re.compile(r"^(?P<path>[^\s:;]+\.py):(?P<start>-?\d+)\s*->\s*(?P<end>-?\d
 _QUALNAME = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\s*:\s*(?P<rest>.*))?$")
 _ARM = re.compile(r"^(?P<arm>if|elif|else|except)\b\s*(?P<text>.*)$")
 _COVERED_BY = re.compile(r"\bcovered by\s+(?P<ids>.+)$", re.IGNORECASE)
-
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass(frozen=True)
@@ -253,17 +253,6 @@ class Branch:
     function: FunctionNode
     arm: str
     nodes: tuple[ast.AST, ...]
-
-
-def own_nodes(function: FunctionNode) -> Iterator[ast.AST]:
-    """Every node of ``function``'s body outside nested definitions and lambdas."""
-    stack: list[ast.AST] = list(reversed(function.body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
 def conditions(function: FunctionNode) -> Iterator[ast.If | ast.While | ast.IfExp]:

@@ -7,6 +7,7 @@ decodes a module (a BOM or a coding declaration, else UTF-8).
 
 from __future__ import annotations
 
+import ast
 import io
 import os
 import stat
@@ -65,3 +66,21 @@ def source_encoding(data: bytes) -> str:
 def _declares_encoding(data: bytes) -> bool:
     head = data.split(b"\n", 2)[:2]
     return any(b"coding" in line and line.lstrip().startswith(b"#") for line in head)
+
+
+def segment(lines: list[str], node: ast.AST) -> str:
+    """The source text of ``node`` in a file split into ``lines``, as
+    ``ast.get_source_segment`` gives it (its column offsets count UTF-8 bytes),
+    without splitting the file again on every call; "" for a node without a
+    position."""
+    start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+    first, last = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+    if start is None or end is None or first is None or last is None:
+        return ""
+    parts = [line.encode("utf-8") for line in lines[start - 1 : end]]
+    if not parts:
+        return ""
+    if len(parts) == 1:
+        return parts[0][first:last].decode("utf-8", "replace")
+    parts[0], parts[-1] = parts[0][first:], parts[-1][:last]
+    return b"\n".join(parts).decode("utf-8", "replace")

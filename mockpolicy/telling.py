@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,12 +27,11 @@ from typing import cast
 
 from mockpolicy.analysis import Analysis
 from mockpolicy.deps import UNREADABLE, Deps, digest, listing_fact
-from mockpolicy.functions import FunctionNode
+from mockpolicy.functions import FunctionNode, own_nodes
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
-from mockpolicy.partials import own_nodes
 from mockpolicy.sites import Context, MockSite, root_key
-from mockpolicy.source import SourceError, read_source
+from mockpolicy.source import SourceError, read_source, segment
 from mockpolicy.symbols import Kind, Value
 from mockpolicy.vocabulary import (
     ALWAYS_SKIP_MARKERS,
@@ -84,7 +85,16 @@ class Caller:
     qualname: str
     function: FunctionNode
     calls: list[ast.Call]
-    source: str  # the module's text, for conditions as written
+    lines: list[str]  # the module's lines, for conditions as written
+
+    @functools.cached_property
+    def conditions(self) -> list[tuple[ast.If | ast.While, set[str | int], str]]:
+        """``_reading_conditions`` of this caller, each with its test as written
+        (whitespace runs made one space)."""
+        return [
+            (node, reads, " ".join((segment(self.lines, node.test) or ast.unparse(node.test)).split()))
+            for node, reads in _reading_conditions(self)
+        ]
 
 
 # -- can the mock shape the test's path? ----------------------------------------
@@ -102,22 +112,26 @@ def shapes_path(analysis: Analysis, site: MockSite) -> bool:
     return not _unrequested_fixture(analysis, site.owner)
 
 
-def configured_out_of_sight(analysis: Analysis, site: MockSite, parents: dict[int, ast.AST]) -> bool:
+def configured_out_of_sight(analysis: Analysis, site: MockSite) -> bool:
     """Whether the test may configure the mock where no name we follow shows it:
     the call's value is kept (``with nested(patch(...)) as (a, b)``, a list of
     patchers) but no name is bound to it."""
     if site.decorates is not None or site.injected:
         return False
-    parent = parents.get(id(site.call))
+    parent = _parent_in(site.owner.node, site.call)
     if isinstance(parent, ast.Expr) or (isinstance(parent, ast.withitem) and parent.optional_vars is None):
         return False  # the value is dropped: nobody can configure it
     module = analysis.module
     return not any(site in sites for context in (module.module, *module.contexts) for sites in context.bound.values())
 
 
-def parents_of(tree: ast.AST) -> dict[int, ast.AST]:
-    """id(node) -> its parent, for every node of ``tree``."""
-    return {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+def _parent_in(tree: ast.AST, node: ast.AST) -> ast.AST | None:
+    """The parent of ``node`` in ``tree``; None when ``node`` is not in it."""
+    for parent in ast.walk(tree):
+        for child in ast.iter_child_nodes(parent):
+            if child is node:
+                return parent
+    return None
 
 
 def _asserted_never_called(analysis: Analysis, site: MockSite) -> bool:
@@ -289,9 +303,9 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
     found: list[Caller] = []
     short = function.qualname.rpartition(".")[2]
     resolver = analysis.resolver
-    for path in _source_files(analysis):
+    for path in _files_naming(analysis, short):
         text = _text(analysis, path)
-        if text is None or short not in text:
+        if text is None:
             continue
         calling = _calls_by_name(analysis, path, text).get(short)
         if not calling:
@@ -308,10 +322,29 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
             except RecursionError:
                 hits = []
             if hits:
-                found.append(Caller(qualname, node, hits, text))
+                found.append(Caller(qualname, node, hits, _lines(analysis, path, text)))
     return found
 
 
+def _files_naming(analysis: Analysis, name: str) -> list[Path]:
+    """The code-under-test files whose text holds the word ``name`` (in code,
+    comments or strings alike: a superset of the files calling it), from an
+    index of every file's words built once per engine (it read them all)."""
+    memory = cast("dict[str, tuple[dict[str, list[Path]], Deps]]", analysis.memo.extra.setdefault("words", {}))
+    return analysis.memo.tracker.remembered(memory, "", lambda: _word_index(analysis)).get(name, [])
+
+
+def _word_index(analysis: Analysis) -> dict[str, list[Path]]:
+    index: dict[str, list[Path]] = {}
+    for path in _source_files(analysis):
+        text = _text(analysis, path)
+        if text is not None:
+            for word in set(_WORD.findall(text)):
+                index.setdefault(word, []).append(path)
+    return index
+
+
+_WORD = re.compile(r"\w+")
 _Calling = list[tuple[str, FunctionNode, str, list[ast.Call]]]
 
 
@@ -381,6 +414,19 @@ def _text(analysis: Analysis, path: Path) -> str | None:
     return cast("str | None", analysis.memo.extra[key])
 
 
+def _lines(analysis: Analysis, path: Path, text: str) -> list[str]:
+    """``text`` split into lines as the parser counts them (at ``\\r\\n``, ``\\r``
+    or ``\\n`` only), once per file and engine."""
+    key = ("lines", path)
+    known = analysis.memo.extra.get(key)
+    if known is None:
+        known = analysis.memo.extra[key] = _LINE_BREAK.split(text)
+    return cast("list[str]", known)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def _tree(path: Path, text: str) -> ast.Module | None:
     try:
         return ast.parse(text, filename=str(path))
@@ -425,9 +471,7 @@ def told_apart(
         if not _reached(analysis, caller, reach, function, 0):
             continue  # no path from the test to this caller that we can see
         if values:
-            for condition, reads in _reading_conditions(caller):
-                written = ast.get_source_segment(caller.source, condition.test) or ast.unparse(condition.test)
-                text = " ".join(written.split())
+            for condition, reads, text in caller.conditions:
                 taken: set[str] = set()
                 for outcome in given:
                     taken |= _arms(condition.test, reads, outcome)
@@ -461,7 +505,7 @@ class Reach:
 def file_imports(analysis: Analysis) -> frozenset[str]:
     """What the test file imports: ``a.b`` for ``import a.b``, ``a.b.c`` for ``from a.b import c``."""
     imports: set[str] = set()
-    for node in ast.walk(analysis.module.module.node):
+    for node in _statements(analysis.module.module.node):
         if isinstance(node, ast.Import):
             imports.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -469,12 +513,26 @@ def file_imports(analysis: Analysis) -> frozenset[str]:
     return frozenset(imports)
 
 
-def test_words(analysis: Analysis, context: Context) -> frozenset[str]:
+def _statements(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every statement of ``tree``, in blocks at any depth (expressions are not
+    entered: no statement lies inside one)."""
+    stack: list[ast.AST] = list(getattr(tree, "body", []))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                stack.extend(block)
+
+
+def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[str]]) -> frozenset[str]:
     """The names the tests a mock applies to may reach code under test by: every
     name and attribute read in the test making it (or the test a helper making it
     is nested in); for a mock made in a set-up method or a helper of a class, in
     the whole class; for one made anywhere else (a module-level fixture or
-    helper), in the whole file. Strings do not count."""
+    helper), in the whole file. Strings do not count. ``known`` remembers the
+    words of each node walked, for the other mocks of one file."""
     current: Context | None = context
     while current is not None and not _is_test(current.node):  # a helper nested in a test: the test
         current = current.parent
@@ -483,6 +541,12 @@ def test_words(analysis: Analysis, context: Context) -> frozenset[str]:
         while current is not None and not isinstance(current.node, ast.ClassDef):
             current = current.parent
     node = current.node if current is not None else analysis.module.module.node
+    if id(node) not in known:
+        known[id(node)] = _words(node)
+    return known[id(node)]
+
+
+def _words(node: ast.AST) -> frozenset[str]:
     words: set[str] = set()
     for inner in ast.walk(node):
         if isinstance(inner, ast.Name):

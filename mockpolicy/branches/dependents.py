@@ -15,8 +15,9 @@ from mockpolicy.branches.arcs import arm_arcs
 from mockpolicy.branches.resolve import Documented
 from mockpolicy.branches.sources import Sources
 from mockpolicy.coverage_data import Arc
+from mockpolicy.functions import own_nodes
 from mockpolicy.index import module_name_for
-from mockpolicy.partials import BranchRef, normalized_expression, own_nodes
+from mockpolicy.partials import BranchRef, normalized_expression
 from mockpolicy.symbols import Kind, Value
 from mockpolicy.vocabulary import callee_name
 
