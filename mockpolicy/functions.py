@@ -159,23 +159,28 @@ def _unpack(facts: FunctionFacts, target: ast.Tuple, source: ast.expr, entered: 
 def own_nodes(function: FunctionNode) -> Iterator[ast.AST]:
     """Every node of ``function``'s body outside nested definitions and lambdas."""
     stack: list[ast.AST] = list(reversed(function.body))
-    pop, push = stack.pop, stack.append
+    pop = stack.pop
     while stack:
         node = pop()
         yield node
         if isinstance(node, _DEFINITIONS):
             continue
-        # ast.iter_child_nodes, in reverse (the stack pops them in order), without its generators
-        for name in reversed(node._fields):
-            value = getattr(node, name, None)
-            if isinstance(value, ast.AST):
-                if not isinstance(value, _LEAVES):
-                    push(value)
-            elif isinstance(value, list):
-                for item in reversed(value):
-                    if isinstance(item, ast.AST):
-                        push(item)
+        stack.extend(reversed(child_nodes(node)))
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # nothing to look at inside
+
+
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)`` as a list, without its generators, leaving
+    out the context and operator nodes, which hold nothing."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            if not isinstance(value, _LEAVES):
+                found.append(value)
+        elif isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST) and not isinstance(item, _LEAVES))
+    return found

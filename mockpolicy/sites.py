@@ -107,6 +107,7 @@ class Context:
     monkeypatches: set[str] = field(default_factory=set)
     assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
     stored: set[str] = field(default_factory=set)
+    names: set[str] = field(default_factory=set)  # every name and attribute read or written in its own code
     imports: dict[str, tuple[int, str]] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
@@ -127,6 +128,18 @@ class Context:
 
 _STATEMENTS_KEPT = frozenset({ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast.AnnAssign, ast.AugAssign, ast.Delete})
 _LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+
+
+def _names_in(nodes: list[ast.AST]) -> set[str]:
+    """The names and attributes in ``nodes`` (signatures, class bases: not gathered)."""
+    found: set[str] = set()
+    for node in nodes:
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Name):
+                found.add(inner.id)
+            elif isinstance(inner, ast.Attribute):
+                found.add(inner.attr)
+    return found
 
 
 def root_key(expr: ast.expr) -> str | None:
@@ -197,6 +210,7 @@ class TestModule:
         self._note_decorators(node)
         for decorator in node.decorator_list:
             self._gather(decorator, context)
+        context.names.update(_names_in([*node.bases, *node.keywords]))
         self._visit_body(node.body, context, info)
 
     def _class_info(self, node: ast.ClassDef, owner: Context) -> ClassInfo | None:
@@ -244,6 +258,7 @@ class TestModule:
         self._note_decorators(node)
         for decorator in node.decorator_list:
             self._gather(decorator, context)
+        context.names.update(_names_in([node.args, *([node.returns] if node.returns else [])]))
         for stmt in node.body:
             self._gather(stmt, context)
 
@@ -257,7 +272,8 @@ class TestModule:
         A hand-rolled walk: it skips the expression-context and operator nodes
         that ``ast.walk`` would visit, which halves the cost on large suites.
         """
-        calls, statements, asserts, stored = context.calls, context.statements, context.asserts, context.stored
+        calls, statements, asserts, stored, names = (
+            context.calls, context.statements, context.asserts, context.stored, context.names)
         stack = [root]
         pop, push = stack.pop, stack.append
         while stack:
@@ -266,9 +282,12 @@ class TestModule:
             if kind is ast.Call:
                 calls.append(node)  # type: ignore[arg-type]
             elif kind is ast.Name:
+                names.add(node.id)  # type: ignore[attr-defined]
                 if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
                     stored.add(node.id)  # type: ignore[attr-defined]
                 continue
+            elif kind is ast.Attribute:
+                names.add(node.attr)  # type: ignore[attr-defined]
             elif kind is ast.Constant:
                 continue
             elif kind is ast.Assign:

@@ -532,7 +532,7 @@ def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[
     is nested in); for a mock made in a set-up method or a helper of a class, in
     the whole class; for one made anywhere else (a module-level fixture or
     helper), in the whole file. Strings do not count. ``known`` remembers the
-    words of each node walked, for the other mocks of one file."""
+    words of each context, for the other mocks of the file."""
     current: Context | None = context
     while current is not None and not _is_test(current.node):  # a helper nested in a test: the test
         current = current.parent
@@ -540,20 +540,18 @@ def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[
         current = context
         while current is not None and not isinstance(current.node, ast.ClassDef):
             current = current.parent
-    node = current.node if current is not None else analysis.module.module.node
-    if id(node) not in known:
-        known[id(node)] = _words(node)
-    return known[id(node)]
+    return _words(current if current is not None else analysis.module.module, known)
 
 
-def _words(node: ast.AST) -> frozenset[str]:
-    words: set[str] = set()
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name):
-            words.add(inner.id)
-        elif isinstance(inner, ast.Attribute):
-            words.add(inner.attr)
-    return frozenset(words)
+def _words(context: Context, known: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The names and attributes in ``context``'s code and its nested functions and classes."""
+    words = known.get(id(context))
+    if words is None:
+        gathered = set(context.names)
+        for child in context.children:
+            gathered |= _words(child, known)
+        words = known[id(context)] = frozenset(gathered)
+    return words
 
 
 def _is_test(node: ast.AST) -> bool:
