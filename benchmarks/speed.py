@@ -4,8 +4,9 @@
 
 Prints, measured in this one run on this machine:
   * parse   - ``ast.parse`` of every .py file under TESTS plus every first-party
-              module their mock targets resolve into (the floor for any
-              static resolver);
+              module their mock targets resolve into and every file of the
+              code under test read for callers of partially mocked functions
+              (the floor for any static resolver);
   * check   - ``mockpolicy check --no-cache TESTS`` in a fresh process (cold: no caches);
   * ratio check/parse (target: <= 2.0);
   * with --pylint-subdir: ``pylint`` with and without ``--load-plugins
@@ -70,11 +71,14 @@ for path in files:
 parsed = [str(info.path) for info in engine.index._modules.values()
           if info is not None and info.path is not None and engine.project.is_first_party(info.name)
           and info.path.resolve() not in set(files)]
+# undocumented-partial-mock reads the code under test looking for callers of mocked functions
+parsed += [str(key[1]) for key, text in engine.memo.extra.items()
+           if isinstance(key, tuple) and key[0] == "text" and text is not None]
 libraries = engine.libraries._resolver
 read = [] if libraries is None else [
     str(info.path) for info in libraries.index._modules.values() if info is not None and info.path is not None
 ]
-print(json.dumps({"tests": [str(f) for f in files], "sources": sorted(set(parsed)), "libraries": sorted(set(read))}))
+print(json.dumps({"tests": [str(f) for f in files], "sources": sorted({str(Path(p).resolve()) for p in parsed}), "libraries": sorted(set(read))}))
 """
 
 _PARSE_ONLY = """

@@ -32,7 +32,7 @@ from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.source import SourceError, read_source, segment
-from mockpolicy.symbols import Kind, Value
+from mockpolicy.symbols import UNKNOWN, Kind, ModuleInfo, Value
 from mockpolicy.vocabulary import (
     ALWAYS_SKIP_MARKERS,
     AUTOUSE_KEYWORD,
@@ -315,15 +315,31 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
         if info is None:
             continue
         for qualname, node, owner, calls in calling:
-            cls = resolver.resolve_dotted(owner).cls if owner else None
-            try:
-                scope = resolver.function_scope(node, info, cls)
-                hits = [c for c in calls if _calls(resolver.evaluate(c.func, scope), function, dotted)]
-            except RecursionError:
-                hits = []
+            values = _callee_values(analysis, info, node, owner, calls)
+            hits = [call for call, value in zip(calls, values) if _calls(value, function, dotted)]
             if hits:
                 found.append(Caller(qualname, node, hits, _lines(analysis, path, text)))
     return found
+
+
+def _callee_values(
+    analysis: Analysis, info: ModuleInfo, node: FunctionNode, owner: str, calls: list[ast.Call],
+) -> list[Value]:
+    """What each of ``calls`` (calls of one name in ``node``) calls, resolved in
+    the function with ``self`` an instance of its class; remembered with what
+    resolving read, since many mocked functions share a name."""
+    memory = cast("dict[object, tuple[list[Value], Deps]]", analysis.memo.extra.setdefault("callee values", {}))
+    resolver = analysis.resolver
+
+    def resolve() -> list[Value]:
+        cls = resolver.resolve_dotted(owner).cls if owner else None
+        try:
+            scope = resolver.function_scope(node, info, cls)
+            return [resolver.evaluate(call.func, scope) for call in calls]
+        except RecursionError:
+            return [UNKNOWN] * len(calls)
+
+    return analysis.memo.tracker.remembered(memory, (id(node), id(calls[0])), resolve)
 
 
 def _files_naming(analysis: Analysis, name: str) -> list[Path]:
