@@ -27,7 +27,7 @@ from typing import cast
 
 from mockpolicy.analysis import Analysis
 from mockpolicy.deps import UNREADABLE, Deps, digest, listing_fact
-from mockpolicy.functions import FunctionNode, own_nodes
+from mockpolicy.functions import FunctionNode, child_nodes, own_nodes
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.sites import Context, MockSite, root_key
@@ -86,6 +86,11 @@ class Caller:
     function: FunctionNode
     calls: list[ast.Call]
     lines: list[str]  # the module's lines, for conditions as written
+
+    @functools.cached_property
+    def tries(self) -> dict[int, tuple[ast.Try, ...]]:
+        """The ``try`` statements around each call, by its id (``_tries_around``)."""
+        return _tries_around(self.function, self.calls)
 
     @functools.cached_property
     def conditions(self) -> list[tuple[ast.If | ast.While, set[str | int], str]]:
@@ -734,11 +739,11 @@ def _handlers(
     found: list[Arm] = []
     propagates = False
     for call in caller.calls:
-        handler = _enclosing_handler(caller.function, call, exception)
+        handler = _enclosing_handler(caller, call, exception)
         if handler is None:
             propagates = True
             continue
-        if any(_enclosing_handler(caller.function, call, o.value) is handler for o in given):
+        if any(_enclosing_handler(caller, call, o.value) is handler for o in given):
             continue  # the mock's own exception takes this handler already
         names = [ast.unparse(handler.type)] if handler.type is not None else []
         text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
@@ -757,18 +762,37 @@ def _handlers(
     return found
 
 
-def _enclosing_handler(function: FunctionNode, call: ast.Call, exception: str) -> ast.ExceptHandler | None:
-    """The innermost handler around ``call`` in ``function`` that catches ``exception``."""
-    best: ast.ExceptHandler | None = None
-    for node in own_nodes(function):
-        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
-            body: list[ast.stmt] = getattr(node, "body", [])
-            if any(inner is call for statement in body for inner in ast.walk(statement)):
-                for handler in getattr(node, "handlers", []):
-                    if any(_catches(name, exception) for name in _caught_names(handler)):
-                        best = handler  # own_nodes goes outside in: the last match is the innermost
-                        break
-    return best
+def _enclosing_handler(caller: Caller, call: ast.Call, exception: str) -> ast.ExceptHandler | None:
+    """The innermost handler around ``call`` in ``caller`` that catches ``exception``."""
+    for statement in reversed(caller.tries.get(id(call), ())):
+        for handler in statement.handlers:
+            if any(_catches(name, exception) for name in _caught_names(handler)):
+                return handler
+    return None
+
+
+def _tries_around(function: FunctionNode, calls: list[ast.Call]) -> dict[int, tuple[ast.Try, ...]]:
+    """For each of ``calls`` (by id), the ``try`` statements of ``function`` whose
+    body holds it, outermost first (nested definitions are their own code)."""
+    wanted = {id(call) for call in calls}
+    found: dict[int, tuple[ast.Try, ...]] = {}
+    stack: list[tuple[ast.AST, tuple[ast.Try, ...]]] = [(statement, ()) for statement in function.body]
+    while stack and len(found) < len(wanted):
+        node, around = stack.pop()
+        if id(node) in wanted:
+            found[id(node)] = around
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, _TRY_STATEMENTS):
+            inside = (*around, node)
+            stack.extend((statement, inside) for statement in node.body)
+            stack.extend((other, around) for other in [*node.handlers, *node.orelse, *node.finalbody])
+        else:
+            stack.extend((child, around) for child in child_nodes(node))
+    return found
+
+
+_TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 
 
 def _caught_names(handler: ast.ExceptHandler) -> list[str]:
