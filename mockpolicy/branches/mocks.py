@@ -18,6 +18,7 @@ from mockpolicy.branches.comments import CommentLines
 from mockpolicy.branches.dependents import Dependent, dependents
 from mockpolicy.branches.resolve import Documented, resolve
 from mockpolicy.branches.sources import Sources
+from mockpolicy.branches.span import outside_the_patch
 from mockpolicy.engine import Engine
 from mockpolicy.partial_sites import PartialSite, blocks_of, partial_sites
 from mockpolicy.partials import Block
@@ -44,6 +45,7 @@ class MockUnderTest:
     documented: list[Documented] = field(default_factory=list)
     dependents: list[Dependent] = field(default_factory=list)  # those its block does not list
     insertable: bool = False  # a new block may go above ``site_line`` (it starts a statement or decorator, where a line may start)
+    outside: str | None = None  # where its tests' run phase may run project code without the patch (``span``)
 
 
 def collect(engine: Engine, files: list[Path], sources: Sources, measured: list[str], undocumented: bool) -> list[MockUnderTest]:
@@ -105,6 +107,7 @@ def _describe(
         for entry in partial.block.entries:
             mock.documented.append(resolve(project, analysis, entry, sources))
     if mock.tests and partial.function is not None:
+        mock.outside = outside_the_patch(analysis, site)
         mock.dependents = dependents(analysis, project.root, measured, partial.function, mock.documented, sources)
     return mock
 
