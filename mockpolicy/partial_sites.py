@@ -37,6 +37,7 @@ from mockpolicy.telling import (
 )
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
+_TRY_STAR = getattr(ast, "TryStar", ast.Try)  # try/except* (3.11+)
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
 # Sites that put the mock in the real function's place, where its callers meet it
 # (a double from Mock()/create_autospec() meets only the code it is handed to).
@@ -123,6 +124,45 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         withheld = told_apart(analysis, site, function, dotted, union, missing, reaches[id(site.owner)])
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
+
+
+def header_ends(analysis: Analysis) -> dict[int, int]:
+    """For each line where a statement or decorator starts, the last line of
+    what starts there: a statement's header (a simple statement's last line)
+    or the decorator, continuation lines (backslashed or bracketed) included."""
+    ends: dict[int, int] = {}
+    for node in ast.walk(analysis.module.module.node):
+        if isinstance(node, ast.stmt):
+            ends[node.lineno] = max(ends.get(node.lineno, 0), _header_end(node))
+        for decorator in getattr(node, "decorator_list", []):
+            ends[decorator.lineno] = max(ends.get(decorator.lineno, 0), decorator.end_lineno or decorator.lineno)
+    return ends
+
+
+def mocks_below(analysis: Analysis, line: int, ends: dict[int, int]) -> tuple[list[MockSite], int]:
+    """The mocks a block ending directly above ``line`` could be about, and the
+    last line of what starts there (``ends``: ``header_ends``; a line inside
+    brackets stands alone). A mock made inside another's call
+    (``patch(..., new=Mock())``) is part of it. Two or more make the block's
+    placement ambiguous; one starting below ``line`` is not directly below it."""
+    end = ends.get(line, line)
+    written = {id(site.written): site for site in analysis.module.sites if line <= site.written.lineno <= end}
+    inner = {id(node) for site in written.values() for node in ast.walk(site.written) if node is not site.written}
+    return sorted((site for key, site in written.items() if key not in inner), key=lambda s: s.line), end
+
+
+def _header_end(node: ast.stmt) -> int:
+    """The last line of a statement's header (of a simple statement: its last line)."""
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return max(item.optional_vars.end_lineno or 0 if item.optional_vars is not None
+                   else item.context_expr.end_lineno or 0 for item in node.items)
+    if isinstance(node, (ast.If, ast.While)):
+        return node.test.end_lineno or node.lineno
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return node.iter.end_lineno or node.lineno
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try, ast.Match, _TRY_STAR)):
+        return node.lineno
+    return node.end_lineno or node.lineno
 
 
 def _unit(context: Context) -> Context:

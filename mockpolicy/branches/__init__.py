@@ -65,6 +65,11 @@ def coverage_findings(
         refuse_stale(data, project.root, mocks, sources)
         verdict = check(data, mocks, notes)
         findings = verdict.findings
+        if fix and add_blocks:
+            for mock in mocks:
+                if mock.block is None and mock.shared and verdict.missing.get(id(mock)):
+                    notes.append(f"mockpolicy: note: {mock.path}:{mock.site_line}: several mocks share this line, so "
+                                 "no block was added above it (it would be ambiguous); put each mock on its own line.")
         if fix and diffs is not None:
             rewrite(project.root, mocks, verdict.missing, findings, preview=diffs)
         elif fix:

@@ -18,8 +18,9 @@ from mockpolicy.branches.comments import CommentLines
 from mockpolicy.branches.dependents import Dependent, dependents
 from mockpolicy.branches.resolve import Documented, resolve
 from mockpolicy.branches.sources import Sources
+from mockpolicy.branches.span import outside_the_patch
 from mockpolicy.engine import Engine
-from mockpolicy.partial_sites import PartialSite, blocks_of, partial_sites
+from mockpolicy.partial_sites import PartialSite, blocks_of, header_ends, mocks_below, partial_sites
 from mockpolicy.partials import Block
 from mockpolicy.project import Project
 from mockpolicy.sites import MockSite
@@ -44,6 +45,8 @@ class MockUnderTest:
     documented: list[Documented] = field(default_factory=list)
     dependents: list[Dependent] = field(default_factory=list)  # those its block does not list
     insertable: bool = False  # a new block may go above ``site_line`` (it starts a statement or decorator, where a line may start)
+    shared: bool = False  # its line (statement header or decorator) holds other mocks: no block may go above it
+    outside: str | None = None  # where its tests' run phase may run project code without the patch (``span``)
 
 
 def collect(engine: Engine, files: list[Path], sources: Sources, measured: list[str], undocumented: bool) -> list[MockUnderTest]:
@@ -66,12 +69,16 @@ def collect(engine: Engine, files: list[Path], sources: Sources, measured: list[
             assert isinstance(tree, ast.Module)
             layout = CommentLines.of(analysis.source)
             starts = _statement_starts(tree) & layout.openings if undocumented else set()
+            ends = header_ends(analysis) if undocumented else {}
             described = []
             for partial in partial_sites(analysis, [block for block in blocks_of(analysis) if layout.holds(block)]):
                 if partial.block is None and not undocumented:
                     continue
                 mock = _describe(engine.project, analysis, partial, relative, sources, measured)
-                mock.insertable = mock.site_line in starts
+                if mock.site_line in starts:
+                    # A block above several mocks would be ambiguous (malformed-mock-partial).
+                    mock.shared = len(mocks_below(analysis, mock.site_line, ends)[0]) > 1
+                    mock.insertable = not mock.shared
                 described.append(mock)
             return described
 
@@ -105,6 +112,7 @@ def _describe(
         for entry in partial.block.entries:
             mock.documented.append(resolve(project, analysis, entry, sources))
     if mock.tests and partial.function is not None:
+        mock.outside = outside_the_patch(analysis, site)
         mock.dependents = dependents(analysis, project.root, measured, partial.function, mock.documented, sources)
     return mock
 

@@ -48,6 +48,16 @@ def check(data: CoverageData, mocks: list[MockUnderTest], notes: list[str]) -> V
             notes.append(f"mockpolicy: note: {mock.path}:{mock.site_line}: none of its tests is in the data "
                          f"({', '.join(mock.tests[:3])}); its block was not checked against them.")
         missing = _untaken(data, mock.dependents, runs) if runs else []
+        if missing and mock.outside is not None:
+            # The data cannot tell these conditions ran under the patch: the run phase also runs
+            # project code without it, whose evaluations land in the same arcs.
+            notes.append(
+                f"mockpolicy: note: {mock.path}:{mock.site_line}: {_count(len(missing), 'arm')} of conditions "
+                f"depending on the mock {'is' if len(missing) == 1 else 'are'} never taken, but not inferred as "
+                f"untested: {mock.outside} runs project code without the patch, so the data cannot show that "
+                "the mock made those conditions run."
+            )
+            missing = []
         verdict.missing[id(mock)] = missing
         if mock.block is None:
             continue
@@ -95,6 +105,10 @@ def _untaken(data: CoverageData, dependents: list[Dependent], runs: dict[str, se
         dependent for dependent in found
         if len(arms[(dependent.reference.qualname, _text(dependent))]) < 2
     ]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def _text(dependent: Dependent) -> str:

@@ -12,16 +12,17 @@ from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.index import is_file
 from mockpolicy.outcomes import MOCK_VALUE, VALUE, Outcome
-from mockpolicy.partial_sites import PartialSite, blocks_of, partial_sites
+from mockpolicy.partial_sites import PartialSite, blocks_of, header_ends, mocks_below, partial_sites
 from mockpolicy.partials import Block, find_branch, has_reason
 from mockpolicy.rules import MALFORMED_MOCK_PARTIAL, UNDOCUMENTED_PARTIAL_MOCK
-from mockpolicy.sites import Context
+from mockpolicy.sites import Context, MockSite
 from mockpolicy.telling import Withheld
 
 
 def check(analysis: Analysis) -> Iterator[Finding]:
     blocks = blocks_of(analysis)
     attached: set[int] = set()
+    ends = header_ends(analysis) if blocks else {}
     # Mocks of one target keeping the same arms untaken across one test class: reported once, at the first.
     alike: dict[tuple[str, str, str, tuple[str, ...]], list[PartialSite]] = {}
     for partial in partial_sites(analysis, blocks):
@@ -29,6 +30,9 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         if block is not None:
             if block.line not in attached:
                 attached.add(block.line)
+                ambiguous = placement(analysis.annotations.lines, block, site.call.lineno, *mocks_below(analysis, site.call.lineno, ends))
+                if ambiguous is not None:
+                    yield analysis.finding(site.call, MALFORMED_MOCK_PARTIAL.symbol, ambiguous, scope)
                 for problem in malformed(analysis, block):
                     yield analysis.finding(
                         site.call, MALFORMED_MOCK_PARTIAL.symbol, _malformed_message(block, problem), scope
@@ -54,13 +58,50 @@ def check(analysis: Analysis) -> Iterator[Finding]:
     lines = analysis.annotations.lines
     for block in blocks:
         if block.line not in attached:
+            below = block.end_line + 1
+            while below <= len(lines) and lines[below - 1].lstrip().startswith("#"):
+                below += 1
+            message = placement(lines, block, below, *mocks_below(analysis, below, ends)) or (
+                f"The '# mock-partial:' block on line {block.line} is not directly above a mock "
+                "call or its decorator, so it documents nothing; move it above the mock it describes."
+            )
             yield Finding(
                 path=analysis.path, line=block.line, column=lines[block.line - 1].index("#"),
-                symbol=MALFORMED_MOCK_PARTIAL.symbol,
-                message=f"The '# mock-partial:' block on line {block.line} is not directly above a mock "
-                "call or its decorator, so it documents nothing; move it above the mock it describes.",
+                symbol=MALFORMED_MOCK_PARTIAL.symbol, message=message,
                 end_line=block.end_line, scope="", statement=lines[block.line - 1].strip(),
             )
+
+
+def placement(lines: list[str], block: Block, line: int, mocks: list[MockSite], end: int) -> str | None:
+    """What is wrong with a block whose next code line is ``line`` (what starts
+    there ends on ``end`` and holds ``mocks``): it could be about several mocks,
+    or its one mock is not on ``line``; None when neither."""
+    opener = f"The '# mock-partial:' block on line {block.line}"
+    if len(mocks) >= 2:
+        where = sorted({site.line for site in mocks})
+        if where == [line] == [end]:
+            spot = f"is above line {line}, which holds {len(mocks)} mocks"
+        else:
+            spot = (f"is above a statement that continues over lines {line}-{end} and holds {len(mocks)} mocks "
+                    f"(on lines {', '.join(str(n) for n in where)})")
+        return (
+            f"{opener} {spot}, so it could document any of them; put each mock on its own line "
+            "(its own decorator, or one per line inside a bracketed 'with (...)') with its own block directly above it."
+        )
+    if mocks and mocks[0].line != line:
+        at = mocks[0].line
+        fix = (
+            f"a comment cannot go on a line a backslash continues: start the statement with the mock call, "
+            f"or put the statement in brackets and the block directly above line {at}"
+            if lines[at - 2].rstrip().endswith("\\") else
+            f"move the block directly above line {at}, inside the statement's brackets, or start the statement "
+            "with the mock call"
+        )
+        return (
+            f"{opener} is above a statement whose mock starts on line {at}, not on line {line} directly "
+            f"below the block, so it documents nothing; {fix}."
+        )
+    return None
 
 
 def malformed(analysis: Analysis, block: Block) -> Iterator[str]:
