@@ -45,8 +45,11 @@ def dependents(
     found: list[Dependent] = []
     for relative in measured:
         path = root / relative
+        text = sources.text(path)
+        if text is None or name not in text:
+            continue
         source = sources.get(path)
-        if source is None or name not in source.text:
+        if source is None:
             continue
         module, _ = module_name_for(path)
         for qualname, function in _functions(source.tree, module):

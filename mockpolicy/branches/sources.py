@@ -26,16 +26,27 @@ class Sources:
 
     def __init__(self) -> None:
         self._cache: dict[Path, Source | None] = {}
+        self._texts: dict[Path, str | None] = {}
+
+    def text(self, path: Path) -> str | None:
+        """The decoded text of ``path``, without parsing it (a cheap look first)."""
+        if path not in self._texts:
+            try:
+                self._texts[path] = decode_source(read_source(path))
+            except (SourceError, ValueError):  # ValueError: undecodable bytes
+                self._texts[path] = None
+        return self._texts[path]
 
     def get(self, path: Path) -> Source | None:
         if path not in self._cache:
             source = None
-            try:
-                text = decode_source(read_source(path))
-                tree = ast.parse(text)
-                parsed = coverage_parser.parse(text, str(path))
-                source = Source(text, tree, parsed) if parsed is not None else None
-            except (SourceError, SyntaxError, ValueError):  # ValueError: a NUL byte, or undecodable bytes
-                source = None
+            text = self.text(path)
+            if text is not None:
+                try:
+                    tree = ast.parse(text)
+                    parsed = coverage_parser.parse(text, str(path))
+                    source = Source(text, tree, parsed) if parsed is not None else None
+                except (SyntaxError, ValueError):  # ValueError: a NUL byte
+                    source = None
             self._cache[path] = source
         return self._cache[path]
