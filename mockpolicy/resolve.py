@@ -385,6 +385,8 @@ class Resolver:
         right = self._evaluate(expr.right, scope)
         if isinstance(expr.op, ast.Add) and left.const is not None and right.const is not None:
             return Value(Kind.CONSTANT, qualname="builtins.str", const=left.const + right.const)
+        if isinstance(expr.op, ast.Mod) and left.const is not None:
+            return Value(Kind.CONSTANT, qualname="builtins.str", const=_percent_format(left.const, right))
         if left.kind is Kind.CONSTANT:
             return Value(Kind.CONSTANT, qualname=left.qualname)
         return UNKNOWN
@@ -622,6 +624,18 @@ class _FunctionNames:
             return resolver.resolve_dotted(absolute_import(module.name, module.is_package, level, dotted))
         if name in facts.stored:
             return UNKNOWN
+        return None
+
+
+def _percent_format(template: str, arguments: Value) -> str | None:
+    """``template % arguments`` when every argument is a string constant
+    (``'%s.Driver' % PATH``); None when it cannot be told."""
+    items = arguments.elements if arguments.elements is not None else (arguments,)
+    if any(item.const is None for item in items):
+        return None
+    try:
+        return template % tuple(item.const for item in items)
+    except (TypeError, ValueError, KeyError):
         return None
 
 
