@@ -47,6 +47,12 @@ DYNAMIC_IMPORTERS = frozenset({"import_module", "symbol_by_name", "import_string
 # ... of which these also call what they import (oslo's importutils.import_object("pkg.Class")).
 INSTANTIATING_IMPORTERS = frozenset({"import_object"})
 
+# Calls whose result stands for the function given first: ``partial`` calls it,
+# the caches wrap it with ``functools.update_wrapper`` (its module and name), as
+# does the decorator a parametrised ``lru_cache(maxsize=...)`` returns.
+SEE_THROUGH_WRAPPERS = frozenset({"functools.partial", "functools.cache", "functools.lru_cache", "functools.lru_cache()"})
+
+
 class Resolver:
     """Evaluates targets for one project; shares the project's ``ModuleIndex``."""
 
@@ -403,8 +409,8 @@ class Resolver:
         if func.kind is Kind.EXTERNAL:
             if func.qualname in ("builtins.type", "collections.namedtuple", "typing.NamedTuple"):
                 return UNKNOWN
-            if func.qualname == "functools.partial" and expr.args:
-                wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through partial
+            if func.qualname in SEE_THROUGH_WRAPPERS and expr.args:
+                wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through these
                 if wrapped.kind is Kind.FUNCTION:
                     return wrapped
             if func.qualname.rpartition(".")[2] in DYNAMIC_IMPORTERS and expr.args:

@@ -1,10 +1,11 @@
-"""Objects a test builds through its own helpers, and targets spelled with
-%-formatting, resolve like the objects and strings they denote."""
+"""Objects a test builds through its own helpers, targets spelled with
+%-formatting, and methods cached per instance (functools.cache/lru_cache keep the
+wrapped function's name and module) resolve like what they denote."""
 # pylint: disable=missing-docstring,import-error
 import unittest
 from unittest import mock
 
-from shopfp import storage
+from shopfp import pages, storage
 
 STORAGE = "shopfp.storage.Storage"
 
@@ -58,4 +59,21 @@ class TestBuilt(unittest.TestCase):
 
     def test_percent_format_that_fails(self):
         with mock.patch("%d.save" % STORAGE):
+            pass
+
+
+class TestCachedMethods(unittest.TestCase):
+    def setUp(self):
+        self.pages = pages.Pages()
+
+    def test_cache(self):
+        with mock.patch.object(self.pages, "get", lambda name: name):  # [first-party-mock]
+            pass
+
+    def test_lru_cache_with_arguments(self):
+        with mock.patch.object(self.pages, "find", return_value=[]):  # [first-party-mock]
+            pass
+
+    def test_a_cache_decorator_that_wraps_nothing_yet(self):
+        with mock.patch.object(self.pages, "limit", return_value=[]):
             pass
