@@ -68,10 +68,21 @@ class Memo:
         return known[1]
 
 
-def _active_lines(site: MockSite) -> tuple[int, int]:
-    """The lines where ``site``'s replacement is in place: the body of the
-    ``with`` that enters it, else from the site to the end of its function."""
+def _active_lines(site: MockSite, decorated: dict[int, dict[int, ast.AST]]) -> tuple[int, int]:
+    """The lines where ``site``'s replacement is in place: the definition it
+    decorates (``decorated`` remembers the definitions of each context's
+    decorator calls), the body of the ``with`` that enters it, else from the site
+    to the end of its function."""
     line = site.call.lineno
+    definitions = decorated.get(id(site.owner))
+    if definitions is None:
+        definitions = decorated[id(site.owner)] = {
+            id(decorator): node for node in ast.walk(site.owner.node)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for decorator in node.decorator_list
+        }
+    definition = definitions.get(id(site.written))
+    if definition is not None:
+        return getattr(definition, "lineno", line), getattr(definition, "end_lineno", None) or line
     for statement in site.owner.statements:
         if isinstance(statement, (ast.With, ast.AsyncWith)) and any(
             item.context_expr is site.call for item in statement.items
@@ -143,8 +154,9 @@ class Analysis:
             return False
         if self._replaced is None:
             self._replaced = {}
+            decorated: dict[int, dict[int, ast.AST]] = {}  # id(context) -> id(decorator call) -> its definition
             for other in self.module.sites:
-                start, end = _active_lines(other)
+                start, end = _active_lines(other, decorated)
                 for replaced in other.targets:
                     if not self._real_swap(other, replaced):
                         self._replaced.setdefault(id(other.owner), []).append((start, end, replaced.text))

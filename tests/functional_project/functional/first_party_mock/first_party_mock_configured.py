@@ -44,3 +44,15 @@ class TestConfigured(unittest.TestCase):
             pass
         with mock.patch.object(self.service, "store"):  # [first-party-mock]
             pass
+
+    def test_a_nested_function_decorated_earlier(self):
+        @mock.patch.object(options, "STORE")  # [first-party-mock]
+        def first(store):
+            return store
+
+        @mock.patch.object(options.STORE, "save")  # [first-party-mock]
+        def second(save):
+            return save
+
+        first()  # pylint: disable=no-value-for-parameter
+        second()  # pylint: disable=no-value-for-parameter
