@@ -23,10 +23,11 @@ from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
-from mockpolicy.sites import MockSite, Target, TestModule
+from mockpolicy.sites import Context, MockSite, Target, TestModule
 from mockpolicy.source import SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import Kind, Value
+from mockpolicy.vocabulary import SETUP_NAMES, is_fixture
 
 
 class Memo:
@@ -67,6 +68,46 @@ class Memo:
         return known[1]
 
 
+def _active_lines(site: MockSite, decorated: dict[int, dict[int, ast.AST]]) -> tuple[int, int]:
+    """The lines where ``site``'s replacement is in place: the definition it
+    decorates (``decorated`` remembers the definitions of each context's
+    decorator calls), the body of the ``with`` that enters it, else from the site
+    to the end of its function."""
+    line = site.call.lineno
+    definitions = decorated.get(id(site.owner))
+    if definitions is None:
+        definitions = decorated[id(site.owner)] = {
+            id(decorator): node for node in ast.walk(site.owner.node)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for decorator in node.decorator_list
+        }
+    definition = definitions.get(id(site.written))
+    if definition is not None:
+        return getattr(definition, "lineno", line), getattr(definition, "end_lineno", None) or line
+    for statement in site.owner.statements:
+        if isinstance(statement, (ast.With, ast.AsyncWith)) and any(
+            item.context_expr is site.call for item in statement.items
+        ):
+            return line, statement.end_lineno or line
+    return line, getattr(site.owner.node, "end_lineno", None) or line
+
+
+def set_ups_of(context: Context) -> list[Context]:
+    """The set-up methods and fixtures of the test's class, and the module-level
+    set-ups and fixtures: what runs before the test and may patch for it."""
+    found: list[Context] = []
+    current = context.parent
+    while current is not None:
+        for other in current.children:
+            if other is context or not other.is_function:
+                continue
+            node = other.node
+            assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            if other.name in SETUP_NAMES or is_fixture(node.decorator_list):
+                found.append(other)
+        current = current.parent
+    return found
+
+
 @dataclass(eq=False)
 class Analysis:
     """Everything the rules of one file share."""
@@ -80,6 +121,9 @@ class Analysis:
     memo: Memo = field(default_factory=Memo)
     subclasses: Subclasses | None = None  # the engine's; made for this file when not given
     first_party: dict[int, list[Target]] = field(default_factory=dict)
+    # id(context) -> (first line, last line, text): where its mock sites' stand-ins are in place
+    _replaced: dict[int, list[tuple[int, int, str]]] | None = None
+    _set_ups: dict[int, list[Context]] = field(default_factory=dict)  # id(context) -> set_ups_of(context)
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
@@ -95,9 +139,34 @@ class Analysis:
         key = id(site)
         if key not in self.first_party:
             self.first_party[key] = [
-                t for t in site.targets if self.resolver.is_first_party(t.value) and not self._real_swap(site, t)
+                t for t in site.targets
+                if self.resolver.is_first_party(t.value) and not self._real_swap(site, t) and not self.on_a_mock(site, t)
             ]
         return self.first_party[key]
+
+    def on_a_mock(self, site: MockSite, target: Target) -> bool:
+        """Whether ``target`` is an attribute of an object that a mock of the same
+        test (earlier in it, or in its set-up) already replaced: then it names a
+        mock's attribute, not the project's code (``mock_object(self.api, "rpc")``
+        in ``setUp``, then ``mock_object(self.api.rpc, "cast")``)."""
+        prefixes = {target.text[:i] for i, char in enumerate(target.text) if char == "."}
+        if not prefixes:
+            return False
+        if self._replaced is None:
+            self._replaced = {}
+            decorated: dict[int, dict[int, ast.AST]] = {}  # id(context) -> id(decorator call) -> its definition
+            for other in self.module.sites:
+                start, end = _active_lines(other, decorated)
+                for replaced in other.targets:
+                    if not self._real_swap(other, replaced):
+                        self._replaced.setdefault(id(other.owner), []).append((start, end, replaced.text))
+        line = site.call.lineno
+        if any(text in prefixes and start < line <= end for start, end, text in self._replaced.get(id(site.owner), ())):
+            return True
+        set_ups = self._set_ups.get(id(site.owner))
+        if set_ups is None:
+            set_ups = self._set_ups[id(site.owner)] = set_ups_of(site.owner)
+        return any(text in prefixes for set_up in set_ups for _, _, text in self._replaced.get(id(set_up), ()))
 
     def _real_swap(self, site: MockSite, target: Target) -> bool:
         """Whether ``target``, a first-party object, is replaced by a real object

@@ -111,8 +111,7 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     statements.sort(key=lambda statement: (statement.lineno, statement.col_offset))
     facts = facts_from_statements([a.arg for a in arguments], assigns, stored, statements, imports, classes)
     facts.functions = {name: f for name, f in functions.items() if name not in facts.assigns}
-    last = node.body[-1] if node.body else None
-    facts.falls_through = not isinstance(last, (ast.Return, ast.Raise))
+    facts.falls_through = falls_through(node.body)
     return facts
 
 
@@ -184,3 +183,33 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
         elif isinstance(value, list):
             found.extend(item for item in value if isinstance(item, ast.AST) and not isinstance(item, _LEAVES))
     return found
+
+
+def falls_through(body: list[ast.stmt]) -> bool:
+    """Whether running ``body`` can reach its end (approximately, erring towards no)."""
+    if not body:
+        return True
+    last = body[-1]
+    if isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+        return False
+    if isinstance(last, ast.If):
+        return falls_through(last.body) or falls_through(last.orelse)
+    if isinstance(last, ast.While) and isinstance(last.test, ast.Constant) and last.test.value:
+        return any(isinstance(node, ast.Break) for node in ast.walk(last))
+    if isinstance(last, ast.For) and isinstance(last.iter, ast.Call) and callee_name(last.iter.func) in ("count", "cycle", "repeat"):
+        if not (callee_name(last.iter.func) == "repeat" and len(last.iter.args) > 1):
+            return any(isinstance(node, ast.Break) for node in ast.walk(last))  # an endless iterator
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return falls_through(last.body)
+    if isinstance(last, ast.Try):
+        normal = falls_through(last.orelse) if last.orelse else falls_through(last.body)
+        return (normal or any(falls_through(h.body) for h in last.handlers)) and (
+            not last.finalbody or falls_through(last.finalbody)
+        )
+    if isinstance(last, ast.Match):
+        return True
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and callee_name(last.value.func) in (
+        "exit", "_exit", "abort", "fail", "skip", "xfail", "exit_json", "fail_json",
+    ):
+        return False
+    return True

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mockpolicy.functions import FunctionNode
+from mockpolicy.functions import FunctionNode, falls_through
 from mockpolicy.vocabulary import callee_name
 
 A_VALUE = "a value"
@@ -130,7 +130,7 @@ def _function_outcomes(function: FunctionNode, excluded: set[int]) -> frozenset[
             elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
                 stack.append(value)
     found.update(o for o in _raised(function, excluded))
-    if _falls_through(function.body):
+    if falls_through(function.body):
         found.add(NONE)
     return frozenset(found)
 
@@ -263,33 +263,3 @@ def _caught(handler: ast.ExceptHandler) -> list[str]:
     items = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
     names = [callee_name(item) for item in items]
     return ["*" if name in ("Exception", "BaseException") else name for name in names]
-
-
-def _falls_through(body: list[ast.stmt]) -> bool:
-    """Whether running ``body`` can reach its end (approximately, erring towards no)."""
-    if not body:
-        return True
-    last = body[-1]
-    if isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
-        return False
-    if isinstance(last, ast.If):
-        return _falls_through(last.body) or _falls_through(last.orelse)
-    if isinstance(last, ast.While) and isinstance(last.test, ast.Constant) and last.test.value:
-        return any(isinstance(node, ast.Break) for node in ast.walk(last))
-    if isinstance(last, ast.For) and isinstance(last.iter, ast.Call) and callee_name(last.iter.func) in ("count", "cycle", "repeat"):
-        if not (callee_name(last.iter.func) == "repeat" and len(last.iter.args) > 1):
-            return any(isinstance(node, ast.Break) for node in ast.walk(last))  # an endless iterator
-    if isinstance(last, (ast.With, ast.AsyncWith)):
-        return _falls_through(last.body)
-    if isinstance(last, ast.Try):
-        normal = _falls_through(last.orelse) if last.orelse else _falls_through(last.body)
-        return (normal or any(_falls_through(h.body) for h in last.handlers)) and (
-            not last.finalbody or _falls_through(last.finalbody)
-        )
-    if isinstance(last, ast.Match):
-        return True
-    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and callee_name(last.value.func) in (
-        "exit", "_exit", "abort", "fail", "skip", "xfail", "exit_json", "fail_json",
-    ):
-        return False
-    return True

@@ -43,9 +43,21 @@ OBJECT_MAKING_DECORATORS = frozenset(
 
 # Functions that import an object named by a string ("pkg.mod:Class" or
 # "pkg.mod.Class"): with a constant name they are imports like any other.
-DYNAMIC_IMPORTERS = frozenset({"import_module", "symbol_by_name", "import_string", "import_object", "locate"})
+DYNAMIC_IMPORTERS = frozenset({"import_module", "import_class", "symbol_by_name", "import_string", "import_object", "locate"})
 # ... of which these also call what they import (oslo's importutils.import_object("pkg.Class")).
 INSTANTIATING_IMPORTERS = frozenset({"import_object"})
+
+# Calls whose result stands for the function given first: ``partial`` calls it,
+# the caches wrap it with ``functools.update_wrapper`` (its module and name), as
+# does the decorator a parametrised ``lru_cache(maxsize=...)`` returns.
+SEE_THROUGH_WRAPPERS = frozenset({"functools.partial", "functools.cache", "functools.lru_cache", "functools.lru_cache()"})
+
+
+# The configuration objects whose attributes are options (oslo.config's global
+# ``cfg.CONF``): an option read there is its declared default, the value a test
+# sees unless it overrides the option.
+CONFIG_OBJECTS = frozenset({"oslo_config.cfg.CONF"})
+
 
 class Resolver:
     """Evaluates targets for one project; shares the project's ``ModuleIndex``."""
@@ -61,6 +73,7 @@ class Resolver:
         self._facts: dict[int, FunctionFacts] = {}
         self._results: dict[tuple[int, int, bool], tuple[Value, Deps]] = {}
         self._binding_instance: set[tuple[int, str]] = set()
+        self._options: dict[tuple[str, str], tuple[str | None, Deps]] = {}
 
     # -- public API -------------------------------------------------------
 
@@ -330,7 +343,14 @@ class Resolver:
         if isinstance(expr, ast.Name):
             return self._lookup_name(expr.id, scope)
         if isinstance(expr, ast.Attribute):
-            return self._attribute(self._evaluate(expr.value, scope), expr.attr)
+            base = self._evaluate(expr.value, scope)
+            if base.kind is Kind.EXTERNAL and base.qualname in CONFIG_OBJECTS and not scope.module.volatile:
+                default = self.tracker.remembered(
+                    self._options, (scope.module.name, expr.attr), lambda: self._option_default(scope.module, expr.attr)
+                )
+                if default is not None:
+                    return Value(Kind.CONSTANT, qualname="builtins.str", const=default)
+            return self._attribute(base, expr.attr)
         if isinstance(expr, ast.Constant):
             const = expr.value if isinstance(expr.value, str) else None
             return Value(Kind.CONSTANT, qualname=f"builtins.{type(expr.value).__name__}", const=const)
@@ -385,9 +405,25 @@ class Resolver:
         right = self._evaluate(expr.right, scope)
         if isinstance(expr.op, ast.Add) and left.const is not None and right.const is not None:
             return Value(Kind.CONSTANT, qualname="builtins.str", const=left.const + right.const)
+        if isinstance(expr.op, ast.Mod) and left.const is not None:
+            return Value(Kind.CONSTANT, qualname="builtins.str", const=_percent_format(left.const, right))
         if left.kind is Kind.CONSTANT:
             return Value(Kind.CONSTANT, qualname=left.qualname)
         return UNKNOWN
+
+    def _option_default(self, module: ModuleInfo, name: str) -> str | None:
+        """The default of the configuration option ``name`` that ``module`` reads
+        as ``CONF.name``: a string declared (``cfg.StrOpt("name", default="pkg.Cls")``)
+        in the module itself or in a project module it imports, and declared once
+        there. None when no such declaration is found, or they disagree."""
+        modules = [module]
+        for binding in module.bindings.values():
+            if binding.kind == "import":
+                imported = self.index.get(binding.target)
+                if imported is not None and imported is not module and imported.path is not None:
+                    modules.append(imported)
+        found = {default for info in modules for default in _declared_defaults(info, name)}
+        return found.pop() if len(found) == 1 else None
 
     def _call_result(self, expr: ast.Call, scope: Scope) -> Value:
         func = self._evaluate(expr.func, scope)
@@ -401,8 +437,8 @@ class Resolver:
         if func.kind is Kind.EXTERNAL:
             if func.qualname in ("builtins.type", "collections.namedtuple", "typing.NamedTuple"):
                 return UNKNOWN
-            if func.qualname == "functools.partial" and expr.args:
-                wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through partial
+            if func.qualname in SEE_THROUGH_WRAPPERS and expr.args:
+                wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through these
                 if wrapped.kind is Kind.FUNCTION:
                     return wrapped
             if func.qualname.rpartition(".")[2] in DYNAMIC_IMPORTERS and expr.args:
@@ -622,6 +658,37 @@ class _FunctionNames:
             return resolver.resolve_dotted(absolute_import(module.name, module.is_package, level, dotted))
         if name in facts.stored:
             return UNKNOWN
+        return None
+
+
+def _declared_defaults(module: ModuleInfo, name: str) -> list[str | None]:
+    """The defaults of the options named ``name`` that ``module``'s top-level
+    names declare (``x_opt = cfg.StrOpt(...)``, ``opts = [cfg.StrOpt(...), ...]``);
+    None for a default that is no string constant."""
+    found: list[str | None] = []
+    for binding in module.bindings.values():
+        if binding.kind != "value" or binding.value is None:
+            continue
+        for node in ast.walk(binding.value):
+            if (
+                isinstance(node, ast.Call) and callee_name(node.func).endswith("Opt") and node.args
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value == name
+            ):
+                default = next((k.value for k in node.keywords if k.arg == "default"), None)
+                literal = default.value if isinstance(default, ast.Constant) else None
+                found.append(literal if isinstance(literal, str) else None)
+    return found
+
+
+def _percent_format(template: str, arguments: Value) -> str | None:
+    """``template % arguments`` when every argument is a string constant
+    (``'%s.Driver' % PATH``); None when it cannot be told."""
+    items = arguments.elements if arguments.elements is not None else (arguments,)
+    if any(item.const is None for item in items):
+        return None
+    try:
+        return template % tuple(item.const for item in items)
+    except (TypeError, ValueError, KeyError):
         return None
 
 

@@ -149,7 +149,7 @@ def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
         owner, name = _missing_part(analysis, target)
         if allowed_by and name in BUILTIN_NAMES and owner == target.text.rpartition(".")[0]:
             continue  # create=True on a builtin the module calls: its global shadows the builtin
-        if _created_by_mock(analysis, site, target, owner, name):
+        if _created_by_mock(analysis, site, target, owner, name) or analysis.on_a_mock(site, target):
             continue
         if allowed_by and _provided_by_subclasses(analysis, target, owner, name):
             continue  # a mixin's attribute its host classes provide

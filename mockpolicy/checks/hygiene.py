@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mockpolicy.analysis import Analysis, Family
+from mockpolicy.analysis import Analysis, Family, set_ups_of
 from mockpolicy.findings import Finding
 from mockpolicy.functions import dotted_parts
 from mockpolicy.project import resolved
@@ -475,7 +475,7 @@ def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attrib
     base_text, text = ast.unparse(target.value), ast.unparse(target)
     base = analysis.resolver.evaluate(target.value, scope)
     assigned = analysis.resolver.attribute(base, target.attr)
-    owners = _set_ups_of(context)
+    owners = set_ups_of(context)
     for site in analysis.module.sites:
         if site.owner is not context and site.owner is not context.parent and site.owner not in owners:
             continue
@@ -489,23 +489,6 @@ def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attrib
                         and replaced.value.qualname == value.qualname and value.qualname:
                     return True
     return False
-
-
-def _set_ups_of(context: Context) -> list[Context]:
-    """The set-up methods and fixtures of the test's class, and the module-level
-    set-ups and fixtures: what runs before the test and may patch for it."""
-    found: list[Context] = []
-    current = context.parent
-    while current is not None:
-        for other in current.children:
-            if other is context or not other.is_function:
-                continue
-            node = other.node
-            assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            if other.name in SETUP_NAMES or is_fixture(node.decorator_list):
-                found.append(other)
-        current = current.parent
-    return found
 
 
 def _same_attribute(analysis: Analysis, replaced: Target, text: str, base: Value, attribute: str) -> bool:

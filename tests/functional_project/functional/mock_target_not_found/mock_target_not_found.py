@@ -50,3 +50,23 @@ def test_create_on_a_mixin():
         pass
     with mock.patch.object(AuditMixin, "clinet", create=True, new=None):  # [mock-target-not-found]
         pass
+
+
+class TestAttributesOfAMock:
+    """An attribute of an object the set-up replaced with a mock is the mock's."""
+
+    def setup_method(self):
+        from shopfp import options  # pylint: disable=import-outside-toplevel
+        self.options = options
+        patcher = mock.patch.object(self.options, "STORE", autospec=True)
+        patcher.start()
+
+    def test_attribute_of_the_mock(self):
+        with mock.patch.object(self.options.STORE, "no_such_method", autospec=True):
+            pass
+
+
+def test_attribute_of_the_class_an_option_names():
+    from shopfp import options  # pylint: disable=import-outside-toplevel
+    with mock.patch.object(options.STORE, "no_such_method", autospec=True):  # [mock-target-not-found]
+        pass

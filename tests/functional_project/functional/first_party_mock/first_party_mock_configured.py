@@ -1,0 +1,58 @@
+"""Objects whose class a configuration option names resolve through the
+option's declared default; an attribute of an object a mock already replaced
+(earlier in the test, or in its set-up) is the mock's, not the project's."""
+# pylint: disable=missing-docstring,import-error
+import unittest
+from unittest import mock
+
+from shopfp import options
+
+
+class TestConfigured(unittest.TestCase):
+    def setUp(self):
+        self.service = options.Service()
+        self.patched = options.Service()
+        patcher = mock.patch.object(self.patched, "store")  # [first-party-mock]
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_class_named_by_an_option(self):
+        with mock.patch.object(options.STORE, "save"):  # [first-party-mock]
+            pass
+
+    def test_object_made_from_an_option(self):
+        with mock.patch.object(self.service.store, "load"):  # [first-party-mock]
+            pass
+
+    def test_option_declared_twice_or_not_a_constant(self):
+        with mock.patch.object(self.service.twice, "load"):
+            pass
+        with mock.patch.object(self.service.computed, "load"):
+            pass
+
+    def test_attribute_of_what_the_set_up_replaced(self):
+        with mock.patch.object(self.patched.store, "save"):
+            pass
+
+    def test_attribute_of_what_the_test_replaced_before(self):
+        with mock.patch.object(self.service, "store"):  # [first-party-mock]
+            with mock.patch.object(self.service.store, "save"):
+                pass
+
+    def test_attribute_patched_before_its_object(self):
+        with mock.patch.object(self.service.store, "save"):  # [first-party-mock]
+            pass
+        with mock.patch.object(self.service, "store"):  # [first-party-mock]
+            pass
+
+    def test_a_nested_function_decorated_earlier(self):
+        @mock.patch.object(options, "STORE")  # [first-party-mock]
+        def first(store):
+            return store
+
+        @mock.patch.object(options.STORE, "save")  # [first-party-mock]
+        def second(save):
+            return save
+
+        first()  # pylint: disable=no-value-for-parameter
+        second()  # pylint: disable=no-value-for-parameter
