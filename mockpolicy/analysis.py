@@ -18,7 +18,7 @@ from pathlib import Path
 from mockpolicy.annotations import Annotations
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
-from mockpolicy.functions import FunctionNode
+from mockpolicy.functions import FunctionNode, statements
 from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
@@ -77,7 +77,7 @@ def _active_lines(site: MockSite, decorated: dict[int, dict[int, ast.AST]]) -> t
     definitions = decorated.get(id(site.owner))
     if definitions is None:
         definitions = decorated[id(site.owner)] = {
-            id(decorator): node for node in ast.walk(site.owner.node)
+            id(decorator): node for node in [site.owner.node, *statements(site.owner.node)]
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for decorator in node.decorator_list
         }
     definition = definitions.get(id(site.written))
@@ -91,19 +91,22 @@ def _active_lines(site: MockSite, decorated: dict[int, dict[int, ast.AST]]) -> t
     return line, getattr(site.owner.node, "end_lineno", None) or line
 
 
-def set_ups_of(context: Context) -> list[Context]:
+def set_ups_of(context: Context, known: dict[int, list[Context]] | None = None) -> list[Context]:
     """The set-up methods and fixtures of the test's class, and the module-level
-    set-ups and fixtures: what runs before the test and may patch for it."""
+    set-ups and fixtures: what runs before the test and may patch for it.
+    ``known`` remembers each enclosing context's set-ups, for the file's other tests."""
+    known = {} if known is None else known
     found: list[Context] = []
     current = context.parent
     while current is not None:
-        for other in current.children:
-            if other is context or not other.is_function:
-                continue
-            node = other.node
-            assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            if other.name in SETUP_NAMES or is_fixture(node.decorator_list):
-                found.append(other)
+        set_ups = known.get(id(current))
+        if set_ups is None:
+            set_ups = known[id(current)] = [
+                other for other in current.children
+                if isinstance(other.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and (other.name in SETUP_NAMES or is_fixture(other.node.decorator_list))
+            ]
+        found.extend(other for other in set_ups if other is not context)
         current = current.parent
     return found
 
@@ -124,6 +127,7 @@ class Analysis:
     # id(context) -> (first line, last line, text): where its mock sites' stand-ins are in place
     _replaced: dict[int, list[tuple[int, int, str]]] | None = None
     _set_ups: dict[int, list[Context]] = field(default_factory=dict)  # id(context) -> set_ups_of(context)
+    _set_ups_by_parent: dict[int, list[Context]] = field(default_factory=dict)  # for set_ups_of
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
@@ -165,7 +169,7 @@ class Analysis:
             return True
         set_ups = self._set_ups.get(id(site.owner))
         if set_ups is None:
-            set_ups = self._set_ups[id(site.owner)] = set_ups_of(site.owner)
+            set_ups = self._set_ups[id(site.owner)] = set_ups_of(site.owner, self._set_ups_by_parent)
         return any(text in prefixes for set_up in set_ups for _, _, text in self._replaced.get(id(set_up), ()))
 
     def _real_swap(self, site: MockSite, target: Target) -> bool:

@@ -213,3 +213,16 @@ def falls_through(body: list[ast.stmt]) -> bool:
     ):
         return False
     return True
+
+
+def statements(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every statement in ``tree``'s blocks at any depth, nested definitions
+    included (expressions are not entered: no statement lies inside one)."""
+    stack: list[ast.AST] = list(getattr(tree, "body", []))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                stack.extend(block)

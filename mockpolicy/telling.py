@@ -27,7 +27,7 @@ from typing import cast
 
 from mockpolicy.analysis import Analysis
 from mockpolicy.deps import UNREADABLE, Deps, digest, listing_fact
-from mockpolicy.functions import FunctionNode, child_nodes, own_nodes
+from mockpolicy.functions import FunctionNode, child_nodes, own_nodes, statements
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.sites import Context, MockSite, root_key
@@ -526,25 +526,12 @@ class Reach:
 def file_imports(analysis: Analysis) -> frozenset[str]:
     """What the test file imports: ``a.b`` for ``import a.b``, ``a.b.c`` for ``from a.b import c``."""
     imports: set[str] = set()
-    for node in _statements(analysis.module.module.node):
+    for node in statements(analysis.module.module.node):
         if isinstance(node, ast.Import):
             imports.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             imports.update(f"{node.module}.{alias.name}" for alias in node.names)
     return frozenset(imports)
-
-
-def _statements(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every statement of ``tree``, in blocks at any depth (expressions are not
-    entered: no statement lies inside one)."""
-    stack: list[ast.AST] = list(getattr(tree, "body", []))
-    while stack:
-        node = stack.pop()
-        yield node
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            block = getattr(node, name, None)
-            if isinstance(block, list):
-                stack.extend(block)
 
 
 def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[str]]) -> frozenset[str]:
