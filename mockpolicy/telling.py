@@ -32,7 +32,7 @@ from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.source import SourceError, read_source, segment
-from mockpolicy.symbols import UNKNOWN, Kind, ModuleInfo, Value
+from mockpolicy.symbols import UNKNOWN, Binding, Kind, ModuleInfo, Value
 from mockpolicy.vocabulary import (
     ALWAYS_SKIP_MARKERS,
     AUTOUSE_KEYWORD,
@@ -312,12 +312,12 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
         text = _text(analysis, path)
         if text is None:
             continue
-        calling = _calls_by_name(analysis, path, text).get(short)
-        if not calling:
-            continue
         module, _ = module_name_for(path)
         info = resolver.index.get(module)
         if info is None:
+            continue
+        calling = _calls_by_name(analysis, path, info).get(short)
+        if not calling:
             continue
         for qualname, node, owner, calls in calling:
             values = _callee_values(analysis, info, node, owner, calls)
@@ -369,30 +369,41 @@ _WORD = re.compile(r"\w+")
 _Calling = list[tuple[str, FunctionNode, str, list[ast.Call]]]
 
 
-def _calls_by_name(analysis: Analysis, path: Path, text: str) -> dict[str, _Calling]:
-    """The calls in ``path``'s functions and methods by the callee's last name:
-    for each name, (qualified name, function, owner class, its calls of that name).
-    Built once per file and engine, so looking for the callers of many mocked
-    functions walks each file once."""
+def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str, _Calling]:
+    """The calls in the functions and methods of the module ``info`` (at
+    ``path``) by the callee's last name: for each name, (qualified name,
+    function, owner class, its calls of that name). Built once per file and
+    engine from the nodes the symbol index holds anyway, so looking for the
+    callers of many mocked functions walks each file once and parses none again."""
     key = ("calls", path)
     known = analysis.memo.extra.get(key)
     if known is not None:
         return cast("dict[str, _Calling]", known)
     index: dict[str, _Calling] = {}
-    tree = _tree(path, text)
-    if tree is not None:
-        module, _ = module_name_for(path)
-        for qualname, node, owner in _functions(tree, module):
-            by_name: dict[str, list[ast.Call]] = {}
-            for call in own_nodes(node):
-                if isinstance(call, ast.Call):
-                    name = callee_name(call.func)
-                    if name:
-                        by_name.setdefault(name, []).append(call)
-            for name, calls in by_name.items():
-                index.setdefault(name, []).append((qualname, node, owner, calls))
+    for qualname, node, owner in _module_functions(info):
+        by_name: dict[str, list[ast.Call]] = {}
+        for call in own_nodes(node):
+            if isinstance(call, ast.Call):
+                name = callee_name(call.func)
+                if name:
+                    by_name.setdefault(name, []).append(call)
+        for name, calls in by_name.items():
+            index.setdefault(name, []).append((qualname, node, owner, calls))
     analysis.memo.extra[key] = index
     return index
+
+
+def _module_functions(info: ModuleInfo) -> Iterator[tuple[str, FunctionNode, str]]:
+    """The functions and methods (classes at any depth) a module binds, with
+    dotted names and, for a method, its class's dotted name."""
+    stack: list[tuple[str, dict[str, Binding], str]] = [(info.name, info.bindings, "")]
+    while stack:
+        prefix, table, owner = stack.pop()
+        for name, binding in table.items():
+            if binding.kind == "def" and binding.function is not None:
+                yield f"{prefix}.{name}", binding.function, owner
+            elif binding.kind == "class" and binding.cls is not None and binding.cls.module == info.name:
+                stack.append((f"{prefix}.{name}", binding.cls.members, f"{prefix}.{name}"))
 
 
 def _calls(value: Value, function: Value, dotted: frozenset[str]) -> bool:
@@ -446,26 +457,6 @@ def _lines(analysis: Analysis, path: Path, text: str) -> list[str]:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def _tree(path: Path, text: str) -> ast.Module | None:
-    try:
-        return ast.parse(text, filename=str(path))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-def _functions(tree: ast.Module, module: str) -> Iterator[tuple[str, FunctionNode, str]]:
-    """Top-level functions and methods (classes at any depth), with dotted names
-    and, for a method, its class's dotted name."""
-    stack: list[tuple[str, list[ast.stmt], str]] = [(module, tree.body, "")]
-    while stack:
-        prefix, body, owner = stack.pop()
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                yield f"{prefix}.{node.name}", node, owner
-            elif isinstance(node, ast.ClassDef):
-                stack.append((f"{prefix}.{node.name}", node.body, f"{prefix}.{node.name}"))
 
 
 # -- which withheld outcomes take another arm -----------------------------------
