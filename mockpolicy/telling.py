@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import cast
 
 from mockpolicy.analysis import Analysis
+from mockpolicy.bodies import reading_once
 from mockpolicy.deps import UNREADABLE, Deps, digest, listing_fact
 from mockpolicy.functions import FunctionNode, child_nodes, own_nodes, statements
 from mockpolicy.index import module_name_for
@@ -319,12 +320,28 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
         calling = _calls_by_name(analysis, path, info).get(short)
         if not calling:
             continue
-        for qualname, node, owner, calls in calling:
+        for qualname, node, owner in calling:
+            calls = _named_calls(analysis, node, short)
+            if not calls:
+                continue
             values = _callee_values(analysis, info, node, owner, calls)
             hits = [call for call, value in zip(calls, values) if _calls(value, function, dotted)]
             if hits:
                 found.append(Caller(qualname, node, hits, _lines(analysis, path, text)))
     return found
+
+
+def _named_calls(analysis: Analysis, node: FunctionNode, name: str) -> list[ast.Call]:
+    """The calls in ``node``'s own body whose callee's last name is ``name``,
+    once per function and name (the index keeps the node, and a body parsed
+    here stays parsed, so the calls keep their identity)."""
+    memory = cast("dict[tuple[int, str], list[ast.Call]]", analysis.memo.extra.setdefault("named calls", {}))
+    calls = memory.get((id(node), name))
+    if calls is None:
+        calls = memory[(id(node), name)] = [
+            c for c in own_nodes(node) if isinstance(c, ast.Call) and callee_name(c.func) == name
+        ]
+    return calls
 
 
 def _callee_values(
@@ -366,29 +383,28 @@ def _word_index(analysis: Analysis) -> dict[str, list[Path]]:
 
 
 _WORD = re.compile(r"\w+")
-_Calling = list[tuple[str, FunctionNode, str, list[ast.Call]]]
+_Calling = list[tuple[str, FunctionNode, str]]
 
 
 def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str, _Calling]:
-    """The calls in the functions and methods of the module ``info`` (at
-    ``path``) by the callee's last name: for each name, (qualified name,
-    function, owner class, its calls of that name). Built once per file and
-    engine from the nodes the symbol index holds anyway, so looking for the
-    callers of many mocked functions walks each file once and parses none again."""
+    """The names the functions and methods of the module ``info`` (at ``path``)
+    call (a callee's last name): for each name, (qualified name, function,
+    owner class) of every function calling it. Built once per file and engine
+    from the nodes the symbol index holds anyway, so looking for the callers of
+    many mocked functions walks each file once and parses none again (a body
+    the index defers is parsed for the walk and dropped after it)."""
     key = ("calls", path)
     known = analysis.memo.extra.get(key)
     if known is not None:
         return cast("dict[str, _Calling]", known)
     index: dict[str, _Calling] = {}
     for qualname, node, owner in _module_functions(info):
-        by_name: dict[str, list[ast.Call]] = {}
-        for call in own_nodes(node):
-            if isinstance(call, ast.Call):
-                name = callee_name(call.func)
-                if name:
-                    by_name.setdefault(name, []).append(call)
-        for name, calls in by_name.items():
-            index.setdefault(name, []).append((qualname, node, owner, calls))
+        done = reading_once(node)
+        names = {callee_name(call.func) for call in own_nodes(node) if isinstance(call, ast.Call)}
+        done()
+        names.discard("")
+        for name in names:
+            index.setdefault(name, []).append((qualname, node, owner))
     analysis.memo.extra[key] = index
     return index
 
