@@ -53,14 +53,14 @@ class LazyBody(list):  # type: ignore[type-arg]
 def reading_once(function: FunctionNode) -> Callable[[], None]:
     """For a walk of ``function``'s body that keeps none of its nodes: what to
     call after it to drop a deferred body that the walk parsed (nothing for a
-    body that is not deferred, or that was parsed before)."""
+    body that is not deferred, or that was parsed before: ``NOTHING``)."""
     body = function.body
     if isinstance(body, LazyBody) and not body.loaded:
         return body.unload
-    return _nothing
+    return NOTHING
 
 
-def _nothing() -> None:
+def NOTHING() -> None:  # noqa: N802 (a constant: what ``reading_once`` gives when there is nothing to drop)
     return None
 
 

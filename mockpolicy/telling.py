@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import cast
 
 from mockpolicy.analysis import Analysis
-from mockpolicy.bodies import reading_once
+from mockpolicy.bodies import NOTHING, reading_once
 from mockpolicy.deps import UNREADABLE, Deps, digest, listing_fact
 from mockpolicy.functions import FunctionNode, child_nodes, own_nodes, statements
 from mockpolicy.index import module_name_for
@@ -398,12 +398,18 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
     if known is not None:
         return cast("dict[str, _Calling]", known)
     index: dict[str, _Calling] = {}
+    named = cast("dict[tuple[int, str], list[ast.Call]]", analysis.memo.extra.setdefault("named calls", {}))
     for qualname, node, owner in _module_functions(info):
         done = reading_once(node)
-        names = {callee_name(call.func) for call in own_nodes(node) if isinstance(call, ast.Call)}
+        by_name: dict[str, list[ast.Call]] = {}
+        for call in own_nodes(node):
+            if isinstance(call, ast.Call):
+                by_name.setdefault(callee_name(call.func), []).append(call)
+        by_name.pop("", None)
+        if done is NOTHING:  # the body stays: keep its calls for ``_named_calls``
+            named.update(((id(node), name), calls) for name, calls in by_name.items())
         done()
-        names.discard("")
-        for name in names:
+        for name in by_name:
             index.setdefault(name, []).append((qualname, node, owner))
     analysis.memo.extra[key] = index
     return index
