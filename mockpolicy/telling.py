@@ -313,8 +313,7 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
         text = _text(analysis, path)
         if text is None:
             continue
-        module, _ = module_name_for(path)
-        info = resolver.index.get(module)
+        info = resolver.index.get(_module_of(analysis, path))
         if info is None:
             continue
         calling = _calls_by_name(analysis, path, info).get(short)
@@ -329,6 +328,15 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
             if hits:
                 found.append(Caller(qualname, node, hits, _lines(analysis, path, text)))
     return found
+
+
+def _module_of(analysis: Analysis, path: Path) -> str:
+    """The dotted name of the code-under-test file ``path``, once per engine."""
+    names = cast("dict[Path, str]", analysis.memo.extra.setdefault("module names", {}))
+    name = names.get(path)
+    if name is None:
+        name = names[path] = module_name_for(path)[0]
+    return name
 
 
 def _named_calls(analysis: Analysis, node: FunctionNode, name: str) -> list[ast.Call]:
