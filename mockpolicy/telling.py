@@ -552,6 +552,8 @@ class Reach:
 
     names: frozenset[str]
     imports: frozenset[str]
+    # _reached's answers for this test: (caller, the mocked function's class, depth) -> reached
+    known: dict[tuple[str, str, int], bool] = field(default_factory=dict, compare=False, hash=False)
 
     def imported(self, module: str) -> bool:
         """Whether ``module`` is imported, or a member of it, or it is inside an
@@ -609,7 +611,15 @@ def _reached(analysis: Analysis, caller: Caller, reach: Reach, function: Value, 
     """Whether the test may run ``caller``: the test names it (a dunder method by
     its class or the mocked function's class) and its file imports its module, or
     the same holds for a first-party function calling it, up to ``_CALLER_DEPTH``
-    calls above."""
+    calls above. Remembered in ``reach`` for the test's other mocks."""
+    key = (caller.qualname, function.owner.qualname if function.owner is not None else "", depth)
+    known = reach.known.get(key)
+    if known is None:
+        known = reach.known[key] = _reaches(analysis, caller, reach, function, depth)
+    return known
+
+
+def _reaches(analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int) -> bool:
     parts = caller.qualname.split(".")
     name = parts[-1]
     named = name in reach.names
