@@ -26,10 +26,11 @@ _LINE_ENDS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 class LazyBody(list):  # type: ignore[type-arg]
     """A function's body, parsed from its source lines on first use."""
 
-    __slots__ = ("_load",)
+    __slots__ = ("_load", "_loader")
 
     def __init__(self, load: Callable[[], list[ast.stmt]]) -> None:
         super().__init__()
+        self._loader = load
         self._load: Callable[[], list[ast.stmt]] | None = load
 
     def _loaded(self) -> LazyBody:
@@ -39,11 +40,28 @@ class LazyBody(list):  # type: ignore[type-arg]
             list.extend(self, load())
         return self
 
+    @property
+    def loaded(self) -> bool:
+        return self._load is None
 
-def deferred(function: FunctionNode) -> bool:
-    """Whether ``function``'s body is deferred and not parsed yet."""
+    def unload(self) -> None:
+        """Drop the parsed statements; the next use parses them again (new nodes)."""
+        list.clear(self)
+        self._load = self._loader
+
+
+def reading_once(function: FunctionNode) -> Callable[[], None]:
+    """For a walk of ``function``'s body that keeps none of its nodes: what to
+    call after it to drop a deferred body that the walk parsed (nothing for a
+    body that is not deferred, or that was parsed before: ``NOTHING``)."""
     body = function.body
-    return isinstance(body, LazyBody) and body._load is not None
+    if isinstance(body, LazyBody) and not body.loaded:
+        return body.unload
+    return NOTHING
+
+
+def NOTHING() -> None:  # noqa: N802 (a constant: what ``reading_once`` gives when there is nothing to drop)
+    return None
 
 
 def _materialising(name: str) -> Callable[..., Any]:

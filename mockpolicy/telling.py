@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import cast
 
 from mockpolicy.analysis import Analysis
-from mockpolicy.bodies import deferred
+from mockpolicy.bodies import NOTHING, reading_once
 from mockpolicy.deps import UNREADABLE, Deps, digest, listing_fact
 from mockpolicy.functions import FunctionNode, child_nodes, own_nodes, statements
 from mockpolicy.index import module_name_for
@@ -316,7 +316,7 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
         info = resolver.index.get(_module_of(analysis, path))
         if info is None:
             continue
-        calling = _calls_by_name(analysis, path, info, text).get(short)
+        calling = _calls_by_name(analysis, path, info).get(short)
         if not calling:
             continue
         for qualname, node, owner in calling:
@@ -394,51 +394,33 @@ _WORD = re.compile(r"\w+")
 _Calling = list[tuple[str, FunctionNode, str]]
 
 
-def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo, text: str) -> dict[str, _Calling]:
-    """The names the functions and methods of the module ``info`` (at ``path``,
-    holding ``text``) call (a callee's last name): for each name, (qualified
-    name, function, owner class) of every function calling it. Built once per
-    file and engine from the nodes the symbol index holds anyway; bodies the
-    index defers (the pylint plugin's) are read from one throw-away parse of
-    the file instead, and parsed for good only where a search finds a call."""
+def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str, _Calling]:
+    """The names the functions and methods of the module ``info`` (at ``path``)
+    call (a callee's last name): for each name, (qualified name, function,
+    owner class) of every function calling it. Built once per file and engine
+    from the nodes the symbol index holds anyway, so looking for the callers of
+    many mocked functions walks each file once and parses none again (a body
+    the index defers is parsed for the walk and dropped after it)."""
     key = ("calls", path)
     known = analysis.memo.extra.get(key)
     if known is not None:
         return cast("dict[str, _Calling]", known)
     index: dict[str, _Calling] = {}
     named = cast("dict[tuple[int, str], list[ast.Call]]", analysis.memo.extra.setdefault("named calls", {}))
-    parsed: dict[tuple[int, int], ast.AST] | None = None
     for qualname, node, owner in _module_functions(info):
-        walked: ast.AST | None = node
-        if deferred(node):
-            if parsed is None:
-                parsed = _definitions(text)
-            walked = parsed.get((node.lineno, node.col_offset))
-        if not isinstance(walked, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
+        done = reading_once(node)
         by_name: dict[str, list[ast.Call]] = {}
-        for call in own_nodes(walked):
+        for call in own_nodes(node):
             if isinstance(call, ast.Call):
                 by_name.setdefault(callee_name(call.func), []).append(call)
         by_name.pop("", None)
-        if walked is node:  # the index's own nodes: keep their calls for ``_named_calls``
+        if done is NOTHING:  # the body stays: keep its calls for ``_named_calls``
             named.update(((id(node), name), calls) for name, calls in by_name.items())
+        done()
         for name in by_name:
             index.setdefault(name, []).append((qualname, node, owner))
     analysis.memo.extra[key] = index
     return index
-
-
-def _definitions(text: str) -> dict[tuple[int, int], ast.AST]:
-    """The function definitions of a fresh parse of ``text``, by their position."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}
-    return {
-        (node.lineno, node.col_offset): node for node in statements(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    }
 
 
 def _module_functions(info: ModuleInfo) -> Iterator[tuple[str, FunctionNode, str]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from mockpolicy.bodies import LazyBody, defer_bodies, deferred
+from mockpolicy.bodies import LazyBody, defer_bodies, reading_once
 
 TRICKY = '''\
 # -*- coding: utf-8 -*-
@@ -94,14 +94,26 @@ def test_a_lazy_body_acts_as_a_list() -> None:
     compile(tree, "<test>", "exec")
 
 
-def test_deferred_tells_a_body_not_parsed_yet() -> None:
-    text = "def f():\n    return 1\n"
+def test_a_walk_reading_once_drops_only_the_body_it_parsed() -> None:
+    text = "def f():\n    a = g()\n    return a\n\ndef h():\n    return 1\n"
     tree = ast.parse(text)
     defer_bodies(tree, text)
-    function = tree.body[0]
-    assert isinstance(function, ast.FunctionDef)
-    assert deferred(function)
-    assert isinstance(function.body[0], ast.Return)  # reading it parses it
-    assert not deferred(function)
+    first, second = tree.body
+    assert isinstance(first, ast.FunctionDef) and isinstance(second, ast.FunctionDef)
+    assert isinstance(first.body, LazyBody) and isinstance(second.body, LazyBody)
+    kept = list(second.body)  # parsed before the walk: the walk must not drop it
+    done_first, done_second = reading_once(first), reading_once(second)
+    names = [n.id for n in ast.walk(first) if isinstance(n, ast.Name)]
+    list(ast.walk(second))
+    done_first()
+    done_second()
+    assert sorted(names) == ["a", "a", "g"]
+    assert not first.body.loaded and second.body.loaded and second.body[0] is kept[0]
+    again = list(first.body)  # parsed afresh, equal to the original
+    assert ast.dump(ast.Module(body=again, type_ignores=[])) == ast.dump(
+        ast.Module(body=ast.parse(text).body[0].body, type_ignores=[]))  # type: ignore[attr-defined]
     plain = ast.parse(text).body[0]
-    assert isinstance(plain, ast.FunctionDef) and not deferred(plain)
+    assert isinstance(plain, ast.FunctionDef)
+    statements = plain.body
+    reading_once(plain)()  # a body that is not deferred is left alone
+    assert plain.body is statements and len(statements) == 2
