@@ -19,6 +19,7 @@ from mockpolicy.analysis import Analysis, Family, set_ups_of
 from mockpolicy.findings import Finding
 from mockpolicy.functions import dotted_parts
 from mockpolicy.project import resolved
+from mockpolicy.resolve import Resolver
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
 from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
@@ -326,6 +327,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue
                 if _restored_by_a_decorator(analysis, context, target, scope):
                     continue
+                if _restored_by_a_fixture(analysis, context, target, scope):
+                    continue
                 restored = _restored_later(context, node, target)
                 if restored is not None:
                     message = (
@@ -444,6 +447,55 @@ def _restored_by_a_decorator(analysis: Analysis, context: Context, target: ast.A
                     and _function_restores(analysis, maker.function, maker.module, base, target.attr):
                 return True
         current = current.parent
+    return False
+
+
+def _restored_by_a_fixture(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether the test or its set-up installs a fixture (``self.useFixture(F(...))``,
+    the ``fixtures`` library's protocol) whose class, in the project or an
+    installed library, registers a cleanup and assigns the same attribute of
+    the same object: the fixture saves it and puts it back."""
+    resolver = analysis.resolver
+    base = resolver.evaluate(target.value, scope)
+    if base.kind is Kind.UNKNOWN or not base.qualname:
+        return False
+    for owner in [context, *set_ups_of(context)]:
+        for call in owner.calls:
+            if callee_name(call.func) != "useFixture" or not call.args or not isinstance(call.args[0], ast.Call):
+                continue
+            made = resolver.evaluate(call.args[0].func, analysis.module.scope(owner))
+            fixture_resolver = resolver
+            if made.kind is Kind.EXTERNAL:
+                fixture_resolver = analysis.libraries.resolver
+                made = fixture_resolver.resolve_dotted(made.qualname)
+            if made.kind is Kind.CLASS and made.cls is not None \
+                    and _fixture_restores(fixture_resolver, made.cls, base, target.attr):
+                return True
+    return False
+
+
+def _fixture_restores(resolver: Resolver, cls: ClassInfo, base: Value, attribute: str) -> bool:
+    """Whether the fixture class ``cls`` registers a cleanup (``addCleanup``) and
+    one of its methods assigns ``attribute`` of the object ``base``."""
+    info = resolver.index.get(cls.module)
+    if info is None:
+        return False
+    methods = [b.function for b in cls.members.values() if b.kind == "def" and b.function is not None]
+    walked = [(method, list(ast.walk(method))) for method in methods]
+    if not any(isinstance(n, ast.Call) and callee_name(n.func) == "addCleanup" for _, nodes in walked for n in nodes):
+        return False
+    for method, nodes in walked:
+        scope: Scope | None = None
+        for node in nodes:
+            if not isinstance(node, ast.Assign):
+                continue
+            for assigned in node.targets:
+                for part in assigned.elts if isinstance(assigned, ast.Tuple) else [assigned]:
+                    if isinstance(part, ast.Attribute) and part.attr == attribute:
+                        scope = scope or resolver.function_scope(method, info, cls)
+                        owner = resolver.evaluate(part.value, scope)
+                        if owner.kind is not Kind.UNKNOWN and owner.qualname == base.qualname:
+                            return True
     return False
 
 

@@ -33,3 +33,35 @@ class TestCase(unittest.TestCase):
 def patching(target, new):
     """Hands back the patcher: the caller starts it or enters it."""
     return mock.patch(target, new)
+
+
+class ConfigFixture:
+    """A fixture in the ``fixtures`` library's protocol: it swaps config.NAME
+    in and registers the cleanup that puts it back."""
+
+    def __init__(self, name):
+        self.name = name
+        self.saved = None
+
+    def setUp(self):
+        from shopfp import config  # pylint: disable=import-outside-toplevel
+
+        self.saved, config.NAME = config.NAME, self.name
+        self.addCleanup(self.revert)
+
+    def addCleanup(self, function):  # pylint: disable=invalid-name
+        self.revert = function
+
+    def revert(self):
+        from shopfp import config  # pylint: disable=import-outside-toplevel
+
+        config.NAME = self.saved
+
+
+class LeakyFixture:
+    """Sets config.NAME and never registers a cleanup."""
+
+    def setUp(self):
+        from shopfp import config  # pylint: disable=import-outside-toplevel
+
+        config.NAME = "leaky"

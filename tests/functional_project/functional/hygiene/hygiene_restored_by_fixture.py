@@ -1,0 +1,28 @@
+"""An attribute a fixture installed with useFixture saves and puts back."""
+# pylint: disable=missing-docstring,import-error,invalid-name
+import unittest
+
+from shopfp import config
+from shopfp.testing import ConfigFixture, LeakyFixture
+
+
+class TestRestoredBySetUpFixture(unittest.TestCase):
+    def setUp(self):
+        self.useFixture(ConfigFixture("shop"))
+
+    def test_changes_name(self):
+        config.NAME = "other"  # the fixture of the set-up puts it back
+
+
+class TestRestoredByOwnFixture(unittest.TestCase):
+    def test_changes_name(self):
+        self.useFixture(ConfigFixture("shop"))
+        config.NAME = "other"  # the fixture puts it back
+
+
+class TestFixtureWithoutCleanup(unittest.TestCase):
+    def setUp(self):
+        self.useFixture(LeakyFixture())
+
+    def test_changes_name(self):
+        config.NAME = "other"  # [unrestored-attribute-assignment]
