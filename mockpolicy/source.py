@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+import re
 import stat
 import tokenize
 from pathlib import Path
@@ -84,3 +85,16 @@ def segment(lines: list[str], node: ast.AST) -> str:
         return parts[0][first:last].decode("utf-8", "replace")
     parts[0], parts[-1] = parts[0][first:], parts[-1][:last]
     return b"\n".join(parts).decode("utf-8", "replace")
+
+
+# Where Python breaks lines (and so numbers findings): LF, CRLF and a lone CR.
+# Not str.splitlines, which also breaks at \v, \f, \x1c-\x1e, \x85, \u2028
+# and \u2029, characters Python, git and GitHub keep inside a line.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def python_lines(text: str) -> list[str]:
+    """``text``'s lines as Python numbers them, without their line breaks
+    (a break at the very end starts no line)."""
+    lines = _LINE_BREAK.split(text)
+    return lines[:-1] if lines[-1] == "" else lines

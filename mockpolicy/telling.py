@@ -32,7 +32,7 @@ from mockpolicy.functions import FunctionNode, child_nodes, own_nodes, statement
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.sites import Context, MockSite, root_key
-from mockpolicy.source import SourceError, read_source, segment
+from mockpolicy.source import SourceError, python_lines, read_source, segment
 from mockpolicy.symbols import UNKNOWN, Binding, Kind, ModuleInfo, Value
 from mockpolicy.vocabulary import (
     ALWAYS_SKIP_MARKERS,
@@ -477,16 +477,12 @@ def _text(analysis: Analysis, path: Path) -> str | None:
 
 
 def _lines(analysis: Analysis, path: Path, text: str) -> list[str]:
-    """``text`` split into lines as the parser counts them (at ``\\r\\n``, ``\\r``
-    or ``\\n`` only), once per file and engine."""
+    """``python_lines(text)``, once per file and engine."""
     key = ("lines", path)
     known = analysis.memo.extra.get(key)
     if known is None:
-        known = analysis.memo.extra[key] = _LINE_BREAK.split(text)
+        known = analysis.memo.extra[key] = python_lines(text)
     return cast("list[str]", known)
-
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 # -- which withheld outcomes take another arm -----------------------------------

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from mockpolicy.findings import Finding
 from mockpolicy.rules import RULES_BY_SYMBOL, doc_text
+from mockpolicy.source import python_lines
 
 TOOL_URL = "https://github.com/mockpolicy/mockpolicy"
 
@@ -49,19 +50,6 @@ def rule_info(symbol: str, extra: Mapping[str, RuleInfo] | None = None) -> RuleI
     if extra and symbol in extra:
         return extra[symbol]
     return RuleInfo(symbol, symbol, symbol)
-
-
-# Where Python breaks lines (and so numbers findings): LF, CRLF and a lone CR.
-# Not str.splitlines, which also breaks at \v, \f, \x1c-\x1e, \x85, \u2028
-# and \u2029, characters Python, git and GitHub keep inside a line.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def python_lines(text: str) -> list[str]:
-    """``text``'s lines as Python numbers them, without their line breaks
-    (a break at the very end starts no line)."""
-    lines = _LINE_BREAK.split(text)
-    return lines[:-1] if lines[-1] == "" else lines
 
 
 class Sources:
