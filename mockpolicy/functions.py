@@ -52,6 +52,8 @@ class FunctionFacts:
     returns: list[ast.expr | None] = field(default_factory=list)
     yields: list[ast.expr | None] = field(default_factory=list)
     falls_through: bool = True
+    # "a.b" -> C for each ``assert isinstance(a.b, C)`` in the body (see ``asserted_types``)
+    narrowed: dict[str, ast.expr] = field(default_factory=dict)
 
     @property
     def is_generator(self) -> bool:
@@ -112,7 +114,33 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     facts = facts_from_statements([a.arg for a in arguments], assigns, stored, statements, imports, classes)
     facts.functions = {name: f for name, f in functions.items() if name not in facts.assigns}
     facts.falls_through = falls_through(node.body)
+    facts.narrowed = asserted_types(node.body)
     return facts
+
+
+def asserted_types(body: list[ast.stmt]) -> dict[str, ast.expr]:
+    """``{"a.b": C}`` for each ``assert isinstance(a.b, C)`` among ``body``'s own
+    statements (not inside a branch or a nested block): a test that goes on past
+    it holds a ``C`` there, as a type checker narrows it. A tuple of classes, or
+    two asserts naming different classes, narrow nothing."""
+    found: dict[str, ast.expr] = {}
+    conflicting: set[str] = set()
+    for statement in body:
+        if not isinstance(statement, ast.Assert):
+            continue
+        test = statement.test
+        if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+                and len(test.args) == 2 and not test.keywords):
+            continue
+        subject, cls = test.args
+        parts = dotted_parts(subject)
+        if parts is None or dotted_parts(cls) is None:
+            continue
+        key = ".".join(parts)
+        if key in found and ast.dump(found[key]) != ast.dump(cls):
+            conflicting.add(key)
+        found[key] = cls
+    return {key: cls for key, cls in found.items() if key not in conflicting}
 
 
 def facts_from_statements(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mockpolicy.bodies import defer_bodies
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
+from mockpolicy.functions import dotted_parts
 from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, callee_name, is_fixture
@@ -145,6 +146,37 @@ class _Summarizer:
                         and target.value.id == self_name
                     ):
                         cls.instance_attrs.setdefault(target.attr, (node.value, init))
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Attribute)
+                and isinstance(node.target.value, ast.Name)
+                and node.target.value.id == self_name
+            ):
+                value = node.value
+                if value is None or (isinstance(value, ast.Constant) and value.value is None):
+                    value = _instance_of_declared(node.annotation)  # set later: the declared type says what
+                if value is not None:
+                    cls.instance_attrs.setdefault(node.target.attr, (value, init))
+
+
+def _instance_of_declared(annotation: ast.expr) -> ast.expr | None:
+    """``C()`` for an attribute declared ``C``, ``C | None`` or ``Optional[C]``
+    (a quoted annotation too), as an expression the resolver evaluates to an
+    instance of ``C``; None for any other annotation."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [annotation.left, annotation.right]
+        kept = [side for side in sides if not (isinstance(side, ast.Constant) and side.value is None)]
+        annotation = kept[0] if len(kept) == 1 else annotation
+    elif isinstance(annotation, ast.Subscript) and (dotted_parts(annotation.value) or [""])[-1] == "Optional":
+        annotation = annotation.slice
+    if dotted_parts(annotation) is None:
+        return None
+    return ast.Call(func=annotation, args=[], keywords=[], lineno=annotation.lineno, col_offset=annotation.col_offset)
 
 
 def _binds_instance_state(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

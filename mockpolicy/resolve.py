@@ -20,6 +20,7 @@ from mockpolicy.functions import (
     FunctionFacts,
     FunctionNode,
     decorator_names,
+    dotted_parts,
     function_facts,
 )
 from mockpolicy.index import ModuleIndex, absolute_import, local_class
@@ -335,9 +336,27 @@ class Resolver:
         """Every recursion of the resolver passes here, so this bounds its depth."""
         self._depth += 1
         try:
-            return self._evaluate_expr(expr, scope) if self._depth <= MAX_DEPTH else UNKNOWN
+            if self._depth > MAX_DEPTH:
+                return UNKNOWN
+            value = self._evaluate_expr(expr, scope)
+            if scope.narrow is not None and isinstance(expr, (ast.Name, ast.Attribute)):
+                return self._narrowed(expr, scope) or value
+            return value
         finally:
             self._depth -= 1
+
+    def _narrowed(self, expr: ast.expr, scope: Scope) -> Value | None:
+        """An instance of the project class the scope's function asserts ``expr``
+        is: more precise than what the expression resolves to (an outside base
+        class's object, or nothing known)."""
+        assert scope.narrow is not None
+        asserted = scope.narrow(expr)
+        if asserted is None:
+            return None
+        cls = self._evaluate(asserted, scope)
+        if cls.kind is Kind.CLASS and cls.cls is not None:
+            return Value(Kind.INSTANCE, module=cls.module, qualname=f"{cls.qualname}()", cls=cls.cls)
+        return None
 
     def _evaluate_expr(self, expr: ast.expr, scope: Scope) -> Value:
         if isinstance(expr, ast.Name):
@@ -508,7 +527,7 @@ class Resolver:
         caller already has them."""
         names = _FunctionNames(self, function, module, owner, params)
         names._facts = facts
-        return Scope(module, names.lookup)
+        return Scope(module, names.lookup, names.narrowed)
 
     def function_result(
         self,
@@ -609,6 +628,16 @@ class _FunctionNames:
             found = self._classes[name] = Value(Kind.CLASS, module=self.module.name, qualname=qualname, cls=info)
         return found
 
+    def narrowed(self, expr: ast.expr) -> ast.expr | None:
+        """The class this function asserts ``expr`` is an instance of, if any."""
+        facts = self._facts
+        if facts is None:
+            facts = self._facts = self.resolver.facts(self.function, self.module)
+        if not facts.narrowed:
+            return None
+        parts = dotted_parts(expr)
+        return facts.narrowed.get(".".join(parts)) if parts is not None else None
+
     def lookup(self, name: str) -> Value | None:
         facts = self._facts
         if facts is None:
@@ -620,7 +649,7 @@ class _FunctionNames:
         if name in self.evaluating:
             return UNKNOWN
         resolver = self.resolver
-        scope = Scope(self.module, self.lookup)
+        scope = Scope(self.module, self.lookup, self.narrowed)
         values = facts.assigns.get(name) or facts.entered.get(name)
         if values is not None:
             if len(values) != 1 or (name in facts.assigns and name in facts.entered):

@@ -16,7 +16,7 @@ import ast
 from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
-from mockpolicy.functions import dotted_parts, facts_from_statements, import_bindings
+from mockpolicy.functions import asserted_types, dotted_parts, facts_from_statements, import_bindings
 from mockpolicy.helpers import Helpers
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
@@ -474,6 +474,7 @@ class TestModule:
                 context.classes,
             )
             facts.functions = {n: f for n, f in context.functions.items() if n not in facts.assigns}
+            facts.narrowed = asserted_types(node.body)
             return self.resolver.function_scope(node, self.info, owner, self.fixture_value, facts)
         if isinstance(node, ast.ClassDef) and context.class_info is not None:
             return self._class_body_scope(context.class_info)

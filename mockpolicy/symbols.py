@@ -118,13 +118,17 @@ def external(path: str) -> Value:
 
 
 Lookup = Callable[[str], "Value | None"]
+Narrowing = Callable[[ast.expr], "ast.expr | None"]
 
 
 @dataclass(frozen=True)
 class Scope:
-    """Where a name is looked up: an optional local lookup first, then the module."""
+    """Where a name is looked up: an optional local lookup first, then the module.
+    ``narrow`` gives the class a function asserts a name or dotted expression is
+    an instance of (``assert isinstance(a.b, C)``), for what resolves to nothing else."""
 
     module: ModuleInfo
     local: Lookup | None = None
+    narrow: Narrowing | None = None
 
 

@@ -3,6 +3,7 @@ the source lines findings point at."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,12 +45,19 @@ class RuleInfo:
 
 def rule_info(symbol: str, extra: Mapping[str, RuleInfo] | None = None) -> RuleInfo:
     """Metadata for ``symbol``: a mockpolicy rule, one of ``extra``, or a bare entry."""
-    rule = RULES_BY_SYMBOL.get(symbol)
-    if rule is not None:
-        return RuleInfo(rule.msgid, rule.symbol, rule.summary, rule.doc_url, doc_text(rule))
+    if symbol in RULES_BY_SYMBOL:
+        return _own_rule_info(symbol)
     if extra and symbol in extra:
         return extra[symbol]
     return RuleInfo(symbol, symbol, symbol)
+
+
+@functools.cache
+def _own_rule_info(symbol: str) -> RuleInfo:
+    """A mockpolicy rule's metadata, its page read once per process (formats
+    ask once per finding)."""
+    rule = RULES_BY_SYMBOL[symbol]
+    return RuleInfo(rule.msgid, rule.symbol, rule.summary, rule.doc_url, doc_text(rule))
 
 
 class Sources:

@@ -1,0 +1,58 @@
+"""What a test asserts an object is (``assert isinstance(x, C)``), and what a
+class declares an attribute set later to be (``self._x: C | None = None``),
+say where a patch lands, as they do for a type checker."""
+# pylint: disable=missing-docstring,import-error,protected-access
+import threading
+
+import pytest
+
+from shopfp import commands
+from shopfp.commands import StorageCommand
+
+
+class Holder:
+    command = commands.find("store")
+
+
+@pytest.fixture
+def command():
+    return commands.find("store")
+
+
+def test_asserted_type_of_a_fixture(command, mocker):
+    assert isinstance(command, commands.StorageCommand)
+    mocker.patch.object(command.storage, "save")  # [first-party-mock]
+
+
+def test_asserted_type_of_an_attribute(mocker):
+    holder = Holder()
+    assert isinstance(holder.command, StorageCommand)
+    mocker.patch.object(holder.command.storage, "load")  # [first-party-mock]
+
+
+def test_no_assert_no_type(command, mocker):
+    mocker.patch.object(command.storage, "save")
+
+
+def test_a_check_inside_a_branch_narrows_nothing(command, mocker):
+    if isinstance(command, StorageCommand):
+        mocker.patch.object(command.storage, "save")
+
+
+def test_a_tuple_of_classes_narrows_nothing(command, mocker):
+    assert isinstance(command, (StorageCommand, threading.Timer))
+    mocker.patch.object(command.storage, "save")
+
+
+def test_conflicting_asserts_narrow_nothing(command, mocker):
+    assert isinstance(command, StorageCommand)
+    assert isinstance(command, threading.Timer)
+    mocker.patch.object(command.storage, "save")
+
+
+def test_declared_attributes(mocker):
+    made = StorageCommand()
+    mocker.patch.object(made._storage, "save")  # [first-party-mock]
+    mocker.patch.object(made._quoted, "load")  # [first-party-mock]
+    mocker.patch.object(made._many, "append")
+    mocker.patch.object(made._broken, "save")
