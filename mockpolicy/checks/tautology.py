@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
@@ -166,6 +167,111 @@ def _not_restating(expr: ast.expr) -> bool:
     return any(isinstance(node, ast.Name) for node in ast.walk(expr))
 
 
+def _expected_arguments(node: ast.AST) -> list[ast.expr]:
+    """What a call assertion expects the mock to have been called with: the
+    arguments of ``assert_called_with`` and its kin, the other side of a
+    comparison with ``call_args``/``call_args_list``/``mock_calls``."""
+    if isinstance(node, ast.Call):
+        name = callee_name(node)
+        if isinstance(node.func, ast.Attribute) and name in ASSERT_METHODS:
+            return [*node.args, *(kw.value for kw in node.keywords)]
+        if name.startswith(ASSERTION_PREFIXES) and any(_reads_arguments(arg) for arg in node.args):
+            return [arg for arg in node.args if not _reads_calls(arg)]
+        return []
+    if isinstance(node, ast.Assert):
+        return [
+            side
+            for compare in ast.walk(node.test)
+            if isinstance(compare, ast.Compare) and any(_reads_arguments(s) for s in (compare.left, *compare.comparators))
+            for side in (compare.left, *compare.comparators)
+            if not _reads_calls(side)
+        ]
+    return []
+
+
+def _reads_calls(expr: ast.expr) -> bool:
+    return any(isinstance(node, ast.Attribute) and node.attr in CALL_ATTRIBUTES for node in ast.walk(expr))
+
+
+def _reads_arguments(expr: ast.expr) -> bool:
+    """Whether ``expr`` reads what a mock was called with (not how often)."""
+    return any(
+        isinstance(node, ast.Attribute) and node.attr in CALL_ATTRIBUTES and node.attr not in CALL_COUNT_ATTRIBUTES
+        for node in ast.walk(expr)
+    )
+
+
+_NEUTRAL_CONSTANTS = (None, True, False, Ellipsis)
+
+
+@dataclass(frozen=True)
+class _Fed:
+    """What a test reads outside its call assertions: what it hands to the code
+    under test, configures its mocks with, or checks otherwise."""
+
+    names: frozenset[str]
+    constants: frozenset[object]
+
+
+def _fed(context: Context, assertions: list[ast.AST]) -> _Fed:
+    skipped = {id(node) for node in assertions}
+    names: set[str] = set()
+    constants: set[object] = set()
+    stack: list[ast.AST] = list(getattr(context.node, "body", []))
+    while stack:
+        node = stack.pop()
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, int, float)):
+            constants.add(node.value)
+        stack.extend(ast.iter_child_nodes(node))
+    return _Fed(frozenset(names), frozenset(constants))
+
+
+def _expects_computed_value(context: Context, node: ast.AST, fed: _Fed) -> bool:
+    """Whether a call assertion expects an argument the test did not hand to the
+    code: a parameter (``expected_url`` from ``parametrize``, a fixture), a value
+    the test computes itself, or a literal, read nowhere but in the assertion.
+    The code had to derive that argument (a default URL, a stripped prefix, a
+    path built from the configuration), so the assertion checks a result of its
+    logic; passing the test's own input along is restating the call."""
+    local = (set(context.params) | set(context.assigns) | context.stored) - set(context.bound)
+    local.discard(context.self_name or "")
+    for expected in _expected_arguments(node):
+        for part in ast.walk(expected):
+            if isinstance(part, ast.Name) and part.id in local and part.id not in fed.names:
+                return True
+            if (
+                isinstance(part, ast.Constant)
+                and all(part.value is not neutral for neutral in _NEUTRAL_CONSTANTS)
+                and isinstance(part.value, (str, bytes, int, float))
+                and part.value not in fed.constants
+            ):
+                return True
+    return False
+
+
+def _counts_follow_the_sequence(assertions: list[ast.AST]) -> bool:
+    """Whether the test asserts one mock's call count at different values
+    (``== 1`` after the first run, ``== 2`` after the second): how often the
+    code calls depends on what the test did before, a decision of the code."""
+    seen: dict[str, set[object]] = {}
+    for node in assertions:
+        for compare in ast.walk(node):
+            if not isinstance(compare, (ast.Compare, ast.Call)):
+                continue
+            sides = (
+                [compare.left, *compare.comparators] if isinstance(compare, ast.Compare) else list(compare.args)
+            )
+            counts = [side for side in sides if _reads_count(side)]
+            values = [side.value for side in sides if isinstance(side, ast.Constant)]
+            for count in counts:
+                seen.setdefault(ast.dump(count), set()).update(values)
+    return any(len(values) > 1 for values in seen.values())
+
+
 def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[MockSite]] | None:
     """The first assertion and the mocks involved, when every assertion of the
     test only checks calls of first-party mocks, none of them a decision that
@@ -173,8 +279,13 @@ def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[M
     first: ast.AST | None = None
     mocks: list[MockSite] = []
     chosen = _chosen_by_input(context)
-    for node, sites in _assertions(analysis, context):
-        if not sites or _depends_on_input(node) or _inside_lines(node, chosen):
+    assertions = list(_assertions(analysis, context))
+    nodes = [node for node, _ in assertions]
+    if any(not sites for _, sites in assertions) or _counts_follow_the_sequence(nodes):
+        return None
+    fed = _fed(context, nodes)
+    for node, sites in assertions:
+        if _depends_on_input(node) or _inside_lines(node, chosen) or _expects_computed_value(context, node, fed):
             return None
         mocks.extend(sites)
         if first is None or _position(node) < _position(first):

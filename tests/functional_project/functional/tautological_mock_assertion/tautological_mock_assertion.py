@@ -99,3 +99,40 @@ def test_branch_chosen_by_the_input(save, load, fresh=True):
         save.assert_called_once_with("a", 1)
     else:
         load.assert_called_once_with("a")
+
+
+import pytest  # noqa: E402  (kept here so the cases above keep their lines)
+
+
+@pytest.mark.parametrize(("order_id", "stored_id"), [("a", "a"), (" b ", "b")])
+def test_argument_from_a_parameter(mocker, order_id, stored_id):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run(order_id)
+    save.assert_called_once_with(stored_id, 1)
+
+
+def test_argument_the_code_derives(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run("a")
+    save.assert_called_once_with("a", 1)
+
+
+def test_argument_passed_through(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    order_id = "a"
+    jobs.run(order_id)
+    save.assert_called_once_with(order_id, mock.ANY)  # [tautological-mock-assertion]
+
+
+def test_arguments_compared_whole(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run("a")
+    assert save.call_args == mock.call("a", True)  # [tautological-mock-assertion]
+
+
+def test_counts_follow_the_sequence(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run("a")
+    assert save.call_count == 1
+    jobs.run("b")
+    assert save.call_count == 2
