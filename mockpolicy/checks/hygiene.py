@@ -402,13 +402,24 @@ def _per_test(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return True
 
 
-def _puts_back(context: Context, node: ast.AST, target: ast.Attribute) -> bool:
-    """``saved = mod.x`` earlier in the function, and this assigns ``mod.x = saved``."""
+SNAPSHOT_CALLS = frozenset({"copy", "deepcopy"})  # copy.copy(x), copy.deepcopy(x), x.copy()
+
+
+def _puts_back(context: Context, node: ast.AST, target: ast.Attribute, changed_on: int | None = None) -> bool:
+    """``saved = mod.x`` earlier in the function, and this assigns ``mod.x =
+    saved``; or ``saved`` is a snapshot the test took (``saved =
+    deepcopy(conf.fpg)``) before the change on line ``changed_on`` (before this
+    assignment when None: the value was changed in place)."""
     value = getattr(node, "value", None)
     if not isinstance(value, ast.Name):
         return False
     text = ast.unparse(target)
-    return any(ast.unparse(saved) == text for saved in context.assigns.get(value.id, []))
+    line = changed_on if changed_on is not None else getattr(node, "lineno", 0)
+    return any(
+        ast.unparse(saved) == text
+        or (isinstance(saved, ast.Call) and callee_name(saved) in SNAPSHOT_CALLS and saved.lineno < line)
+        for saved in context.assigns.get(value.id, [])
+    )
 
 
 def _restored_later(context: Context, node: ast.AST, target: ast.Attribute) -> int | None:
@@ -420,13 +431,13 @@ def _restored_later(context: Context, node: ast.AST, target: ast.Attribute) -> i
         if statement.lineno <= line:
             continue
         if isinstance(statement, ast.Assign) and any(ast.unparse(t) == text for t in statement.targets):
-            if _puts_back(context, statement, target):
+            if _puts_back(context, statement, target, line):
                 return statement.lineno
     for call in context.calls:
         if call.lineno > line and callee_name(call) == "setattr" and len(call.args) == 3:
             named = call.args[1]
             if ast.unparse(call.args[0]) == base and isinstance(named, ast.Constant) and named.value == attribute \
-                    and _puts_back(context, ast.Assign(targets=[target], value=call.args[2]), target):
+                    and _puts_back(context, ast.Assign(targets=[target], value=call.args[2]), target, line):
                 return call.lineno
     return None
 
@@ -555,9 +566,10 @@ def _same_attribute(analysis: Analysis, replaced: Target, text: str, base: Value
 
 
 def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, scope: Scope) -> bool:
-    """``mod.X = 3`` where the module (or class) itself says ``X = 3``: nothing is changed."""
+    """``mod.X = 3`` (or ``= []``) where the module (or class) itself says ``X =
+    3`` (``X = []``): the value is put back to what the module declares."""
     value = getattr(node, "value", None)
-    if not isinstance(node, ast.Assign) or not isinstance(value, ast.Constant):
+    if not isinstance(node, ast.Assign) or _literal(value) is _NOT_LITERAL:
         return False
     base = analysis.resolver.evaluate(target.value, scope)
     if base.kind is Kind.CLASS and base.cls is not None:
@@ -567,8 +579,23 @@ def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, s
         binding = info.bindings.get(target.attr) if info is not None else None
     else:
         return False
-    declared = binding.value if binding is not None else None
-    return isinstance(declared, ast.Constant) and declared.value == value.value and type(declared.value) is type(value.value)
+    declared = _literal(binding.value if binding is not None else None)
+    assigned = _literal(value)
+    return declared is not _NOT_LITERAL and declared == assigned and type(declared) is type(assigned)
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(expr: ast.AST | None) -> object:
+    """The value of a literal expression (a constant, or a list, tuple, dict or
+    set of them); ``_NOT_LITERAL`` for anything else."""
+    if expr is None:
+        return _NOT_LITERAL
+    try:
+        return ast.literal_eval(expr)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NOT_LITERAL
 
 
 def _installed_by_the_test(context: Context, cleanups: "_Cleanups", target: ast.Attribute) -> bool:

@@ -152,3 +152,26 @@ def teardown_function():
 
 def test_restored_by_teardown_function():
     config.TIMEOUTS = (0, 0)
+
+
+import copy  # noqa: E402  (kept here so the cases above keep their lines)
+
+
+def test_reset_to_the_declared_value():
+    config.HOOKS = []
+
+
+def test_declared_value_of_another_type():
+    config.HOOKS = ()  # [unrestored-attribute-assignment]
+
+
+def test_restores_a_snapshot_taken_before():
+    snapshot = copy.deepcopy(config.TIMEOUTS)
+    jobs.run("a")
+    config.TIMEOUTS = snapshot
+
+
+def test_snapshot_taken_after_the_change():
+    config.NAME = "y"  # [unrestored-attribute-assignment]
+    snapshot = copy.copy(config.NAME)
+    config.NAME = snapshot

@@ -5,3 +5,4 @@ NAME = "shop"
 TIMEOUTS = (1, 2.5)
 DEBUG = False
 NOTHING = None
+HOOKS = []
