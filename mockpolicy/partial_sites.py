@@ -82,6 +82,8 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     by_opener = {block.line: block for block in blocks}
     configurations: dict[int, Configuration] | None = None
     candidates: list[tuple[MockSite, Value, frozenset[Outcome], frozenset[Outcome], Target]] = []
+    unknown: set[tuple[int, str, str]] = set()
+    mocked: list[tuple[MockSite, Value]] = []  # every mock of a function, with the function
     for site in analysis.module.sites:
         block = _block_above(lines, site.call.lineno, by_opener)
         function: Value | None = None
@@ -94,9 +96,14 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
             continue
         if target is None or function is None or function.function is None:
             continue
+        mocked.append((site, function))
         if configurations is None:
             configurations = _configurations(analysis)
         given = _mock_outcomes(analysis, site, target, configurations.get(id(site), Configuration()))
+        if given is None and not _never_configured(site, configurations.get(id(site))):
+            # a mock of the function in the same test or class giving outcomes not listed
+            # here (a side effect held in a variable, a helper's parameter) may take any arm
+            unknown.add((id(_unit(site.owner)), function.module, function.qualname))
         if not given or not shapes_path(analysis, site):
             continue
         real = analysis.outcomes(function)
@@ -107,11 +114,18 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     together: dict[tuple[int, str, str], set[Outcome]] = {}
     for site, function, _, given, _ in candidates:
         together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
+    if candidates:
+        unknown |= _configured_on_class_mocks(analysis)
     reaches: dict[int, Reach] = {}
     imports: frozenset[str] | None = None
     words: dict[int, frozenset[str]] = {}
     for site, function, real, given, target in candidates:
-        union = frozenset(together[(id(_unit(site.owner)), function.module, function.qualname)])
+        pool = (id(_unit(site.owner)), function.module, function.qualname)
+        owner = function.owner
+        method = f"{owner.qualname}.{function.qualname.rpartition('.')[2]}" if owner is not None else ""
+        if pool in unknown or (owner is not None and (pool[0], owner.module, method) in unknown):
+            continue
+        union = frozenset(together[pool])
         missing = left_out(real, union)
         if not missing or site.kind not in _INSTALLED_SITES:
             continue
@@ -121,7 +135,10 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         if id(site.owner) not in reaches:
             imports = file_imports(analysis) if imports is None else imports
             reaches[id(site.owner)] = Reach(test_words(analysis, site.owner, words), imports)
-        withheld = told_apart(analysis, site, function, dotted, union, missing, reaches[id(site.owner)])
+        replaced = frozenset(
+            other.qualname for owner_site, other in mocked if owner_site.owner is site.owner and owner_site is not site
+        )
+        withheld = told_apart(analysis, site, function, dotted, union, missing, reaches[id(site.owner)], replaced)
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
 
@@ -232,6 +249,39 @@ def _configurations(analysis: Analysis) -> dict[int, Configuration]:
     return found
 
 
+def _configured_on_class_mocks(analysis: Analysis) -> set[tuple[int, str, str]]:
+    """The methods configured on mocks of their whole class (``cmd =
+    patch.object(ip_lib, "NetnsCommand"); cmd.exists.return_value = True``),
+    each with the test or class doing so: outcomes given there are not listed
+    here, so a mock of the same method nearby is not judged."""
+    module = analysis.module
+    found: set[tuple[int, str, str]] = set()
+    for context in (module.module, *module.contexts):
+        for statement in context.statements:
+            if not isinstance(statement, ast.Assign):
+                continue
+            for target in statement.targets:
+                if not (isinstance(target, ast.Attribute) and target.attr in BEHAVIOUR_ATTRIBUTES):
+                    continue
+                configured = target.value
+                while isinstance(configured, ast.Attribute) and configured.attr == RETURN_VALUE:
+                    configured = configured.value  # cls.return_value.method: the instances' method
+                if not isinstance(configured, ast.Attribute):
+                    continue
+                key = root_key(configured.value)
+                for site in module.mocks_bound(context, key) if key else []:
+                    replaced = site.targets[0].value if len(site.targets) == 1 else None
+                    if replaced is not None and replaced.kind is Kind.CLASS and replaced.cls is not None:
+                        method = f"{replaced.cls.qualname}.{configured.attr}"
+                        found.add((id(_unit(context)), replaced.cls.module, method))
+    return found
+
+
+def _never_configured(site: MockSite, configuration: Configuration | None) -> bool:
+    """A spec'd double nobody configures: it may never be called, it gives nothing."""
+    return site.spec_only and (configuration is None or not (configuration.returns or configuration.side_effects))
+
+
 def _single_value(context: Context, value: ast.expr) -> ast.expr:
     """What a local name assigned once holds (``exc = OSError(); m.side_effect = exc``), else ``value``."""
     if isinstance(value, ast.Name):
@@ -279,7 +329,7 @@ def _mock_outcomes(
         return None  # a spec'd double nobody configures may never be called
     outcomes: set[Outcome] = set()
     for effect in configuration.side_effects:
-        effect_outcomes = _side_effect_outcomes(effect)
+        effect_outcomes = _side_effect_outcomes(_single_value(site.owner, effect))
         if effect_outcomes is None:
             return None
         outcomes |= effect_outcomes
@@ -316,7 +366,7 @@ def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.e
         _add_keywords(configuration, inner.call.keywords)
         if configuration.new_callable or not (configuration.returns or configuration.side_effects):
             return None
-        effects = [_side_effect_outcomes(e) for e in configuration.side_effects]
+        effects = [_side_effect_outcomes(_single_value(site.owner, e)) for e in configuration.side_effects]
         if any(e is None for e in effects):
             return None
         outcomes = {o for e in effects if e for o in e}

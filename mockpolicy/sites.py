@@ -23,6 +23,7 @@ from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     ASSERTION_PREFIXES,
     CALLEES,
+    EXPAND_DECORATOR,
     MOCKER_ANNOTATION,
     MOCKER_FIXTURES,
     MOCKER_ROOT,
@@ -31,12 +32,15 @@ from mockpolicy.vocabulary import (
     MONKEYPATCH_FIXTURE,
     MONKEYPATCH_ROOT,
     PATCHER_START,
+    POSITIONAL_DATA_DECORATORS,
     SITE_CALLEES,
     SPEC_ONLY_KEYWORDS,
+    UNPACK_DECORATOR,
     Api,
     Callee,
     Role,
     SiteKind,
+    callee_name,
     canonical,
 )
 
@@ -140,6 +144,38 @@ def _names_in(nodes: list[ast.AST]) -> set[str]:
             elif isinstance(inner, ast.Attribute):
                 found.add(inner.attr)
     return found
+
+
+def _positional_data(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
+    """How many positional arguments a data-driven decorator (ddt's ``@data``,
+    ``parameterized.expand``) passes before the mocks of patch decorators: 0
+    for none (or a dict each, unpacked into keywords), 1 per value, the length
+    of each tuple when unpacked; None when the items differ or cannot be read."""
+    data = [d for d in node.decorator_list if isinstance(d, ast.Call) and callee_name(d) in POSITIONAL_DATA_DECORATORS]
+    if not data:
+        return 0
+    unpacked = any(callee_name(d) == UNPACK_DECORATOR for d in node.decorator_list)
+    expand = callee_name(data[0]) == EXPAND_DECORATOR
+    items: list[ast.expr] = list(data[0].args)
+    if expand:
+        if len(items) != 1 or not isinstance(items[0], (ast.List, ast.Tuple)):
+            return None
+        items = list(items[0].elts)
+    elif not unpacked:
+        return 1
+    sizes: set[int] = set()
+    for item in items:
+        if isinstance(item, ast.Dict) and not expand:
+            sizes.add(0)
+        elif isinstance(item, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in item.elts):
+            sizes.add(len(item.elts))
+        elif expand and isinstance(item, ast.Call) and callee_name(item) == "param":
+            sizes.add(len(item.args))
+        elif expand and not isinstance(item, (ast.Tuple, ast.List, ast.Dict, ast.Call, ast.Name, ast.Starred)):
+            sizes.add(1)  # a single value is passed as one argument
+        else:
+            return None
+    return sizes.pop() if len(sizes) == 1 else None
 
 
 def root_key(expr: ast.expr) -> str | None:
@@ -662,16 +698,18 @@ class TestModule:
         if context.self_name is not None:
             params = params[1:]
         decorators.sort(key=lambda s: (s.decorates is not node, -s.call.lineno))
-        position = 0
-        for site in decorators:
-            if site.kind not in ("patch", "patch.object") or not site.hands_patcher:
-                continue
-            has_new = site.entry.argument(site.call, "new") is not None
-            if has_new:
-                continue
-            if position < len(params):
-                context.bound.setdefault(params[position], []).append(site)
-            position += 1
+        injecting = [
+            site for site in decorators
+            if site.kind in ("patch", "patch.object") and site.hands_patcher
+            and site.entry.argument(site.call, "new") is None
+        ]
+        data = _positional_data(node)
+        if data is None:
+            params = params[max(0, len(params) - len(injecting)):]  # after the data, in the last ones
+        else:
+            params = params[data:]
+        for param, site in zip(params, injecting):
+            context.bound.setdefault(param, []).append(site)
 
     def mocks_bound(self, context: Context, key: str) -> list[MockSite]:
         """Sites whose mock ``key`` (a local name or ``self.x``) refers to in ``context``."""

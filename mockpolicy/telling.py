@@ -43,7 +43,9 @@ from mockpolicy.vocabulary import (
     FIXTURE_NAME_KEYWORD,
     NEVER_CALLED_ASSERTIONS,
     PARAMETRIZE_MARKER,
+    PATCHER_START,
     PYTESTMARK,
+    SETUP_NAMES,
     SKIP_CALLS,
     SPY_KEYWORD,
     TEST_PREFIX,
@@ -125,6 +127,9 @@ def configured_out_of_sight(analysis: Analysis, site: MockSite) -> bool:
     if site.decorates is not None or site.injected:
         return False
     parent = _parent_in(site.owner.node, site.call)
+    if isinstance(parent, ast.Attribute) and parent.attr == PATCHER_START:  # patch(...).start()
+        started = _parent_in(site.owner.node, parent)
+        parent = _parent_in(site.owner.node, started) if started is not None else None
     if isinstance(parent, ast.Expr) or (isinstance(parent, ast.withitem) and parent.optional_vars is None):
         return False  # the value is dropped: nobody can configure it
     module = analysis.module
@@ -490,10 +495,11 @@ def _lines(analysis: Analysis, path: Path, text: str) -> list[str]:
 
 def told_apart(
     analysis: Analysis, site: MockSite, function: Value, dotted: frozenset[str],
-    given: frozenset[Outcome], missing: list[Outcome], reach: Reach,
+    given: frozenset[Outcome], missing: list[Outcome], reach: Reach, replaced: frozenset[str] = frozenset(),
 ) -> list[Withheld]:
     """The arms of first-party code that only the ``missing`` outcomes would take,
-    each with those outcomes; empty when the code under test cannot tell them apart."""
+    each with those outcomes; empty when the code under test cannot tell them apart.
+    Callers in ``replaced`` (mocked by the same test) do not run, so have no arms."""
     found: dict[Arm, Withheld] = {}
 
     def add(arm: Arm, outcome: Outcome) -> None:
@@ -504,8 +510,8 @@ def told_apart(
     values = [o for o in missing if o.kind == "returns"]
     exceptions = [o for o in missing if o.kind == "raises" and o.value != AN_EXCEPTION]  # only named ones
     for caller in callers(analysis, function, dotted):
-        if caller.qualname == function.qualname:
-            continue  # the mocked function calling itself: its body does not run
+        if caller.qualname == function.qualname or caller.qualname in replaced:
+            continue  # the mocked function calling itself, or a caller mocked too: its body does not run
         if not _reached(analysis, caller, reach, function, 0):
             continue  # no path from the test to this caller that we can see
         if values:
@@ -557,7 +563,8 @@ def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[
     """The names the tests a mock applies to may reach code under test by: every
     name and attribute read in the test making it (or the test a helper making it
     is nested in); for a mock made in a set-up method or a helper of a class, in
-    the whole class; for one made anywhere else (a module-level fixture or
+    the whole class, or, for a helper method some tests of the class call, in
+    those tests; for one made anywhere else (a module-level fixture or
     helper), in the whole file. Strings do not count. ``known`` remembers the
     words of each context, for the other mocks of the file."""
     current: Context | None = context
@@ -567,6 +574,13 @@ def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[
         current = context
         while current is not None and not isinstance(current.node, ast.ClassDef):
             current = current.parent
+        if current is not None and context.is_function and context.name not in SETUP_NAMES:
+            callers = [
+                child for child in current.children
+                if _is_test(child.node) and context.name in child.names
+            ]
+            if callers:  # a helper of the class: the tests that call it
+                return frozenset().union(_words(context, known), *(_words(c, known) for c in callers))
     return _words(current if current is not None else analysis.module.module, known)
 
 

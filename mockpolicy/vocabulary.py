@@ -292,4 +292,10 @@ USEFIXTURES_MARKER = "usefixtures"
 AUTOUSE_KEYWORD = "autouse"
 FIXTURE_NAME_KEYWORD = "name"
 PARAMETRIZE_MARKER = "parametrize"
+# Decorators that call a unittest test with its data as positional arguments
+# (ddt's data/idata/file_data/named_data, parameterized.expand): the mocks of
+# patch decorators under them come after the data, in the last parameters.
+POSITIONAL_DATA_DECORATORS = frozenset({"data", "idata", "file_data", "named_data", "expand"})
+UNPACK_DECORATOR = "unpack"  # ddt: each tuple spread over parameters, each dict into keywords
+EXPAND_DECORATOR = "expand"  # parameterized.expand([...]): each tuple spread over parameters
 FIXTURE_PARAMS_KEYWORD = "params"

@@ -1,0 +1,95 @@
+"""unittest-style partial mocks: data-driven tests, siblings, helpers and class mocks."""
+# pylint: disable=missing-docstring,import-error,unused-argument
+import unittest
+from unittest import mock
+
+import ddt
+
+from shopfp import gates
+
+
+@ddt.ddt
+class TestDataDriven(unittest.TestCase):
+    @ddt.data(True, False)
+    @mock.patch("shopfp.gates.is_open")
+    def test_mock_after_the_data(self, opened, is_open):
+        is_open.return_value = opened  # the data's values: not listed here, not judged
+        self.assertIn(gates.door("x"), ("in", "out"))
+
+
+@ddt.ddt
+class TestDataAsKeywords(unittest.TestCase):
+    @ddt.data({"expected": "in"})
+    @ddt.unpack
+    @mock.patch("shopfp.gates.is_open")  # [undocumented-partial-mock]
+    def test_dicts_unpacked_into_keywords(self, is_open, expected="in"):
+        is_open.return_value = True
+        self.assertEqual(expected, gates.door("x"))
+
+
+@ddt.ddt
+class TestSiblingWithUnlistedOutcomes(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")
+    def test_approved(self, read):
+        self.assertEqual("APPROVED", gates.guarded("x"))
+
+    @ddt.data(KeyError, LookupError)
+    def test_missing(self, error):
+        with mock.patch("shopfp.gates.read_evidence", side_effect=error):
+            gates.guarded("x")
+
+
+class TestSiblingWithoutTheOtherOutcome(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # [undocumented-partial-mock]
+    def test_approved(self, read):
+        self.assertEqual("APPROVED", gates.guarded("x"))
+
+
+class TestHelperReach(unittest.TestCase):
+    def _open_everything(self):  # called by test_verdict only, which does not reach door()
+        self.addCleanup(mock.patch.stopall)
+        mock.patch("shopfp.gates.is_open", return_value=True).start()
+
+    def test_verdict(self):
+        self._open_everything()
+        self.assertIsNotNone(gates.verdict("x"))
+
+    def test_door(self):
+        self.assertEqual("out", gates.door("x"))
+
+
+class TestCallerMockedToo(unittest.TestCase):
+    def test_caller_replaced(self):
+        with mock.patch("shopfp.gates.is_open", return_value=True), mock.patch("shopfp.gates.door"):
+            gates.door("x")
+
+    def test_caller_real(self):
+        with mock.patch("shopfp.gates.is_open", return_value=True):  # [undocumented-partial-mock]
+            self.assertEqual("in", gates.door("x"))
+
+
+class TestClassMock(unittest.TestCase):
+    def test_gate_mocked_whole(self):
+        with mock.patch("shopfp.gates.Gate") as gate_cls:
+            gate_cls.return_value.check.return_value = "none"
+            self.assertEqual("closed", gates.check_gate("x"))
+
+    def test_check_answers_ok(self):
+        with mock.patch.object(gates.Gate, "check", return_value="ok"):
+            self.assertEqual("open", gates.check_gate("x"))
+
+
+class TestMethodMockOnly(unittest.TestCase):
+    def test_check_answers_ok(self):
+        with mock.patch.object(gates.Gate, "check", return_value="ok"):  # [undocumented-partial-mock]
+            self.assertEqual("open", gates.check_gate("x"))
+
+
+class TestHelperOnThePath(unittest.TestCase):
+    def _open_everything(self):
+        self.addCleanup(mock.patch.stopall)
+        mock.patch("shopfp.gates.is_open", return_value=True).start()  # [undocumented-partial-mock]
+
+    def test_door(self):
+        self._open_everything()
+        self.assertEqual("in", gates.door("x"))
