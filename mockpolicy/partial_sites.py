@@ -6,6 +6,7 @@ out. Shared by the ``partial-mocks`` rules and ``mockpolicy branches``."""
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -34,6 +35,7 @@ from mockpolicy.telling import (
     shapes_path,
     test_words,
     told_apart,
+    usage,
 )
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
@@ -134,7 +136,9 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         dotted = frozenset({target.text, target.value.qualname, function.qualname})
         if id(site.owner) not in reaches:
             imports = file_imports(analysis) if imports is None else imports
-            reaches[id(site.owner)] = Reach(test_words(analysis, site.owner, words), imports)
+            reaches[id(site.owner)] = Reach(
+                test_words(analysis, site.owner, words), imports, functools.cache(functools.partial(usage, analysis, site.owner))
+            )
         replaced = frozenset(
             other.qualname for owner_site, other in mocked if owner_site.owner is site.owner and owner_site is not site
         )

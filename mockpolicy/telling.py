@@ -20,7 +20,7 @@ import ast
 import builtins
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -536,6 +536,8 @@ class Reach:
 
     names: frozenset[str]
     imports: frozenset[str]
+    # what the tests use, mock targets aside (``usage``), made when first needed
+    used: Callable[[], Usage] = field(default=lambda: Usage(frozenset(), False), compare=False, hash=False)
     # _reached's answers for this test: (caller, the mocked function's class, depth) -> reached
     known: dict[tuple[str, str, int], bool] = field(default_factory=dict, compare=False, hash=False)
 
@@ -567,6 +569,43 @@ def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[
     those tests; for one made anywhere else (a module-level fixture or
     helper), in the whole file. Strings do not count. ``known`` remembers the
     words of each context, for the other mocks of the file."""
+    return frozenset().union(*(_words(c, known) for c in _applying(analysis, context)))
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What the tests a mock applies to use, mock targets aside: the names they
+    read (a class named only as ``patch.object(Mount, "is_mounted")`` is not
+    one they use), and whether they enter a ``with`` block of something that is
+    not a patch (``with mount:`` runs ``__enter__`` and ``__exit__``)."""
+
+    names: frozenset[str]
+    enters: bool
+
+
+def usage(analysis: Analysis, context: Context) -> Usage:
+    sites = {id(site.call) for site in analysis.module.sites}
+    targets = {id(site.call.args[0]) for site in analysis.module.sites if site.call.args and site.kind == "patch.object"}
+    found: set[str] = set()
+    enters = False
+    for applying in _applying(analysis, context):
+        stack: list[ast.AST] = [applying.node]
+        while stack:
+            node = stack.pop()
+            if id(node) in targets:
+                continue
+            if isinstance(node, ast.Name):
+                found.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                found.add(node.attr)
+            elif isinstance(node, ast.withitem) and id(node.context_expr) not in sites:
+                enters = True
+            stack.extend(ast.iter_child_nodes(node))
+    return Usage(frozenset(found), enters)
+
+
+def _applying(analysis: Analysis, context: Context) -> list[Context]:
+    """The code whose words count for a mock made in ``context`` (``test_words``)."""
     current: Context | None = context
     while current is not None and not _is_test(current.node):  # a helper nested in a test: the test
         current = current.parent
@@ -580,8 +619,8 @@ def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[
                 if _is_test(child.node) and context.name in child.names
             ]
             if callers:  # a helper of the class: the tests that call it
-                return frozenset().union(_words(context, known), *(_words(c, known) for c in callers))
-    return _words(current if current is not None else analysis.module.module, known)
+                return [context, *callers]
+    return [current if current is not None else analysis.module.module]
 
 
 def _words(context: Context, known: dict[int, frozenset[str]]) -> frozenset[str]:
@@ -611,13 +650,19 @@ def _reached(analysis: Analysis, caller: Caller, reach: Reach, function: Value, 
     return known
 
 
+CONTEXT_DUNDERS = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
+
+
 def _reaches(analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int) -> bool:
     parts = caller.qualname.split(".")
     name = parts[-1]
     named = name in reach.names
     if not named and name.startswith("__") and len(parts) > 1:
         owner = function.owner.qualname.rpartition(".")[2] if function.owner is not None else ""
-        named = parts[-2] in reach.names or owner in reach.names
+        used = reach.used()  # naming the class as a mock's target is not using its instances
+        named = parts[-2] in used.names or owner in used.names
+        if not named and name in CONTEXT_DUNDERS and used.enters:
+            named = parts[-2] in reach.names or owner in reach.names
     if named:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if reach.imported(value.module or caller.qualname.rpartition(".")[0]):

@@ -93,3 +93,18 @@ class TestHelperOnThePath(unittest.TestCase):
     def test_door(self):
         self._open_everything()
         self.assertEqual("in", gates.door("x"))
+
+
+class TestSessionNamedOnlyAsATarget(unittest.TestCase):
+    def test_ping_replaced(self):
+        with mock.patch("shopfp.gates.is_open", return_value=True), mock.patch.object(gates.Session, "ping"):
+            self.assertIsNotNone(gates.verdict("x"))  # never enters a Session
+
+
+class TestSessionEntered(unittest.TestCase):
+    def test_entered(self):
+        session = gates.open_session()
+        with mock.patch("shopfp.gates.is_open", return_value=True):  # [undocumented-partial-mock]
+            with mock.patch.object(gates.Session, "ping"):
+                with session:
+                    pass
