@@ -335,6 +335,38 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
     return found
 
 
+def fills_itself(analysis: Analysis, module: str) -> bool:
+    """Whether code in the first-party ``module`` or a module under it adds
+    names to ``module`` at run time: a function calling ``setattr(objects,
+    cls.obj_name(), cls)`` on the module it imported (oslo.versionedobjects'
+    registration hooks fill the ``objects`` package so). Only the package's own
+    files are read, so the answer depends on them alone; once per engine."""
+    memory = cast("dict[object, tuple[bool, Deps]]", analysis.memo.extra.setdefault("fills itself", {}))
+    return analysis.memo.tracker.remembered(memory, module, lambda: _fills_itself(analysis, module))
+
+
+def _fills_itself(analysis: Analysis, module: str) -> bool:
+    inside = module + "."
+    for path in _source_files(analysis):
+        name = _module_of(analysis, path)
+        if name != module and not name.startswith(inside):
+            continue
+        text = _text(analysis, path)
+        if text is None or "setattr" not in text:
+            continue
+        info = analysis.resolver.index.get(name)
+        if info is None:
+            continue
+        for _, node, _ in _calls_by_name(analysis, path, info).get("setattr", []):
+            for call in _named_calls(analysis, node, "setattr"):
+                if len(call.args) < 2 or not isinstance(call.args[0], ast.Name) or isinstance(call.args[1], ast.Constant):
+                    continue
+                binding = info.bindings.get(call.args[0].id)
+                if binding is not None and binding.kind == "import" and binding.target == module:
+                    return True
+    return False
+
+
 def _module_of(analysis: Analysis, path: Path) -> str:
     """The dotted name of the code-under-test file ``path``, once per engine."""
     names = cast("dict[Path, str]", analysis.memo.extra.setdefault("module names", {}))

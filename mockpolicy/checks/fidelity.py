@@ -12,6 +12,7 @@ from mockpolicy.resolve import BUILTIN_NAMES
 from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
 from mockpolicy.sites import MockSite, Target
 from mockpolicy.symbols import Kind
+from mockpolicy.telling import fills_itself
 from mockpolicy.vocabulary import (
     CREATED_ON_MODULES,
     CREATES_BUILTINS_ON_MODULES,
@@ -111,6 +112,31 @@ def _provided_by_subclasses(analysis: Analysis, target: Target, owner: str, name
     return analysis.known_subclasses().provide(base.cls, name, analysis.module.info)
 
 
+def _filled_at_run_time(analysis: Analysis, site: MockSite, target: Target) -> bool:
+    """Whether the innermost module the target passes through is one that other
+    fills with ``setattr`` at run time (``objects.Node`` for a package an object
+    registry adds its classes to)."""
+    modules: list[str] = []
+    parts = target.text.split(".")
+    for cut in range(1, len(parts)):
+        value = analysis.resolver.resolve_dotted(".".join(parts[:cut]))
+        if value.kind is Kind.MODULE:
+            modules.append(value.module)
+    if site.call.args and not isinstance(site.call.args[0], ast.Constant):
+        scope = analysis.module.scope(site.owner)
+        expr: ast.expr = site.call.args[0]
+        chain: list[ast.expr] = []
+        while isinstance(expr, ast.Attribute):
+            chain.append(expr)
+            expr = expr.value
+        chain.append(expr)
+        for part in reversed(chain):
+            value = analysis.resolver.evaluate(part, scope)
+            if value.kind is Kind.MODULE:
+                modules.append(value.module)
+    return bool(modules) and fills_itself(analysis, modules[-1])
+
+
 def check(analysis: Analysis) -> Iterator[Finding]:
     require = analysis.resolver.project.require_spec
     for site in analysis.module.sites:
@@ -153,6 +179,8 @@ def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
             continue
         if allowed_by and _provided_by_subclasses(analysis, target, owner, name):
             continue  # a mixin's attribute its host classes provide
+        if _filled_at_run_time(analysis, site, target):
+            continue  # a registry adds the name to the module when the code runs
         if allowed_by:
             message = (f"'{target.text}' does not exist: {owner} has no '{name}', and {allowed_by} hides "
                        "it, so the patch keeps passing after the name is renamed or removed. Patch a name that "

@@ -70,3 +70,15 @@ def test_attribute_of_the_class_an_option_names():
     from shopfp import options  # pylint: disable=import-outside-toplevel
     with mock.patch.object(options.STORE, "no_such_method", autospec=True):  # [mock-target-not-found]
         pass
+
+
+from shopfp import models  # noqa: E402  (kept here so the cases above keep their lines)
+
+
+def test_names_a_registry_adds_to_the_package():
+    with mock.patch.object(models.Widget, "save", autospec=True):
+        pass
+    with mock.patch("shopfp.models.Widget.save", autospec=True):
+        pass
+    with mock.patch("shopfp.models.widget.Widget.sav", autospec=True):  # [mock-target-not-found]
+        pass
