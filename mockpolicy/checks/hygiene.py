@@ -78,6 +78,7 @@ class _Cleanups:
     def __init__(self) -> None:
         self._visible: dict[int, Cleanup] = {}
         self._shared: dict[int, Cleanup] = {}
+        self._registered: dict[int, set[str]] = {}
 
     def visible(self, context: Context) -> Cleanup:
         """The cleanups that cover code in ``context``: its own, and those its
@@ -98,6 +99,7 @@ class _Cleanups:
                 for decorator in getattr(current.node, "decorator_list", []):
                     found.guarded.append((0, 10**9, decorator))
                 current = current.parent
+            found.nodes += self._registered_methods(context, found.registered)
             for statement in context.statements:
                 if isinstance(statement, (ast.With, ast.AsyncWith)):
                     for item in statement.items:
@@ -106,6 +108,42 @@ class _Cleanups:
                         )
             self._visible[id(context)] = found
         return found
+
+    def registered_as_cleanup(self, context: Context) -> bool:
+        """Whether ``context`` is a method its class registers as a cleanup
+        (``self.addCleanup(self._restore_modules, saved)``): restoring code."""
+        cls = context.parent
+        if cls is None or not isinstance(cls.node, ast.ClassDef):
+            return False
+        names = self._registered.get(id(cls))
+        if names is None:
+            names = self._registered[id(cls)] = {
+                argument.attr for call in ast.walk(cls.node)
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr in CLEANUP_REGISTRARS
+                for argument in call.args[:1]
+                if isinstance(argument, ast.Attribute) and isinstance(argument.value, ast.Name)
+                and argument.value.id in ("self", "cls")
+            }
+        return context.name in names
+
+    @staticmethod
+    def _registered_methods(context: Context, registered: list[ast.expr]) -> list[ast.AST]:
+        """The bodies of the methods of ``context``'s class that ``registered``
+        names as ``self.<method>``: what those cleanups run."""
+        current = context.parent
+        while current is not None and not isinstance(current.node, ast.ClassDef):
+            current = current.parent
+        if current is None:
+            return []
+        methods = {
+            s.name: s for s in getattr(current.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        return [
+            methods[expr.attr] for expr in registered
+            if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)
+            and expr.value.id in ("self", "cls") and expr.attr in methods
+        ]
 
     def _shared_by(self, context: Context) -> Cleanup:
         """What a class or module runs on the way out of each of its tests."""
@@ -292,6 +330,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     for context in module.contexts:
         if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
+        if cleanups.registered_as_cleanup(context):
+            continue  # the restoring code itself
         candidates = [node for node in _mutations(context) if _may_mutate_shared_state(node, context)]
         if not candidates:
             continue

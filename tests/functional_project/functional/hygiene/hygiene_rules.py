@@ -175,3 +175,23 @@ def test_snapshot_taken_after_the_change():
     config.NAME = "y"  # [unrestored-attribute-assignment]
     snapshot = copy.copy(config.NAME)
     config.NAME = snapshot
+
+
+class TestRestoringMethodRegisteredAsCleanup(unittest.TestCase):
+    def _restore_modules(self, saved):
+        sys.modules.pop("shopfp_plugin", None)
+        sys.modules.update(saved)
+        config.NAME = saved.get("name")
+
+    def test_registers_the_restoring_method(self):
+        saved = dict(sys.modules)
+        self.addCleanup(self._restore_modules, saved)
+        sys.modules["shopfp_plugin"] = None
+        config.NAME = "plugin"
+
+    def _unregistered_helper(self):
+        sys.modules["shopfp_other"] = None  # [unrestored-sys-modules-mutation]
+
+    def test_calls_a_helper_that_restores_nothing(self):
+        self.addCleanup(self._restore_modules, {})
+        self._unregistered_helper()
