@@ -142,7 +142,7 @@ class Analysis:
         stand-in (not by another real object of the project)."""
         key = id(site)
         if key not in self.first_party:
-            self.first_party[key] = [
+            self.first_party[key] = [] if site.is_spy else [
                 t for t in site.targets
                 if self.resolver.is_first_party(t.value) and not self._real_swap(site, t) and not self.on_a_mock(site, t)
             ]

@@ -21,6 +21,7 @@ from mockpolicy.helpers import Helpers
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
+    ANSWERING_KEYWORDS,
     ASSERTION_PREFIXES,
     CALLEES,
     EXPAND_DECORATOR,
@@ -35,6 +36,7 @@ from mockpolicy.vocabulary import (
     POSITIONAL_DATA_DECORATORS,
     SITE_CALLEES,
     SPEC_ONLY_KEYWORDS,
+    SPY_KEYWORD,
     UNPACK_DECORATOR,
     Api,
     Callee,
@@ -95,6 +97,14 @@ class MockSite:
     def entry(self) -> Callee:
         """The vocabulary's entry for the callee: where its arguments sit."""
         return CALLEES[self.callee]
+
+    @property
+    def is_spy(self) -> bool:
+        """Whether the double hands its calls to a real object (``wraps=``) with
+        nothing in the call answering instead (no return value or side effect)."""
+        given = {keyword.arg: keyword.value for keyword in self.call.keywords}
+        wrapped = given.get(SPY_KEYWORD)
+        return wrapped is not None and not isinstance(wrapped, ast.Constant) and not given.keys() & ANSWERING_KEYWORDS
 
 
 @dataclass(eq=False)

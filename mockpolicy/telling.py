@@ -47,7 +47,6 @@ from mockpolicy.vocabulary import (
     PYTESTMARK,
     SETUP_NAMES,
     SKIP_CALLS,
-    SPY_KEYWORD,
     TEST_PREFIX,
     USEFIXTURES_MARKER,
     callee_name,
@@ -111,7 +110,7 @@ class Caller:
 def shapes_path(analysis: Analysis, site: MockSite) -> bool:
     """False for a spy (``wraps=``), a mock its own test asserts is never called,
     one made in a fixture no test of the file requests, or in an always-skipped test."""
-    if any(keyword.arg == SPY_KEYWORD for keyword in site.call.keywords):
+    if site.is_spy:
         return False
     if _asserted_never_called(analysis, site):
         return False

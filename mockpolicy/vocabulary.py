@@ -281,6 +281,7 @@ def is_fixture(decorators: list[ast.expr]) -> bool:
 # What keeps a mock from shaping the path of the test that makes it
 # (``undocumented-partial-mock`` judges only mocks that can).
 SPY_KEYWORD = "wraps"  # Mock(wraps=real), patch(..., wraps=real): the real function answers
+ANSWERING_KEYWORDS = frozenset({RETURN_VALUE, SIDE_EFFECT})  # ... unless one of these answers instead
 NEVER_CALLED_ASSERTIONS = frozenset({"assert_not_called", "assert_not_awaited"})
 CALLED_ATTRIBUTES = frozenset({"called", "awaited"})  # assert not m.called
 COUNT_ATTRIBUTES = frozenset({"call_count", "await_count"})  # assert m.call_count == 0

@@ -19,6 +19,7 @@ from mockpolicy.vocabulary import (
     MOCK_CLASSES,
     PATCH_DEFAULT,
     SPECCING_KEYWORDS,
+    SPY_KEYWORD,
     VALUE_MOCK_CLASSES,
     SiteKind,
     callee_name,
@@ -41,6 +42,8 @@ def _unspecced(site: MockSite) -> str | None:
     call, entry = site.call, site.entry
     if any(keyword.arg is None and _forwarded(site, keyword.value) for keyword in call.keywords):
         return None  # options the caller forwards may carry a spec: it cannot be told here
+    if not isinstance(_keyword(call, SPY_KEYWORD), (ast.Constant, type(None))):
+        return None  # wraps a real object: its attributes are the real one's, checked as a spec checks them
     if site.kind in PATCH_KINDS:
         if site.kind == "patch.multiple":
             if any(_keyword(call, option) is not None for option in SPECCING_KEYWORDS & entry.own_keywords):
@@ -63,8 +66,6 @@ def _unspecced(site: MockSite) -> str | None:
         return None
     if site.kind == "mock" and site.callee.rpartition(".")[2] in OPEN_MOCK_CLASSES:
         spec = call.args[0] if call.args else (_keyword(call, "spec") or _keyword(call, "spec_set"))
-        if _keyword(call, "wraps") is not None:
-            return None  # delegates to the real object
         name = site.callee.rpartition(".")[2]
         if spec is None:
             return f"{name}() has no spec"

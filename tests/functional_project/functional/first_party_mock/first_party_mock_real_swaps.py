@@ -30,3 +30,15 @@ def test_stand_ins_stay_first_party_mocks(monkeypatch):
     monkeypatch.setattr(storage, "DEFAULT", 0)  # [first-party-mock]
     with mock.patch("shopfp.storage.Storage.save", Storage().load):  # [first-party-mock]
         pass
+
+
+def test_spies_let_the_real_code_answer(mocker):
+    with mock.patch("shopfp.storage.Storage.save", wraps=Storage().save, autospec=False) as save:
+        Storage().save(1, 2)
+    assert save.call_count == 1
+    mocker.patch("shopfp.storage.Storage.load", wraps=Storage().load)
+
+
+def test_a_spy_given_an_answer_is_a_stand_in():
+    with mock.patch("shopfp.storage.Storage.save", wraps=Storage().save, return_value=0):  # [first-party-mock]
+        pass

@@ -54,3 +54,10 @@ def test_isolation_annotations():
     registry = {"plugin": plugin}
     loose = MagicMock()  # mock-isolation:  # [mock-annotation-without-reason]
     assert registry and loose
+
+
+def test_patch_wrapping_the_real_function(mocker):
+    mocker.patch("shopfp.jobs.sleep", wraps=jobs.sleep)
+    with mock.patch("shopfp.jobs.sleep", wraps=jobs.sleep, return_value=None):
+        pass
+    mocker.patch("shopfp.jobs.sleep", wraps=True)  # [unspecced-mock]
