@@ -540,10 +540,11 @@ def told_apart(
 
     values = [o for o in missing if o.kind == "returns"]
     exceptions = [o for o in missing if o.kind == "raises" and o.value != AN_EXCEPTION]  # only named ones
+    skipped = replaced | {function.qualname}
     for caller in callers(analysis, function, dotted):
-        if caller.qualname == function.qualname or caller.qualname in replaced:
+        if caller.qualname in skipped:
             continue  # the mocked function calling itself, or a caller mocked too: its body does not run
-        if not _reached(analysis, caller, reach, function, 0):
+        if not _reached(analysis, caller, reach, function, 0, skipped):
             continue  # no path from the test to this caller that we can see
         if values:
             for condition, reads, text in caller.conditions:
@@ -555,7 +556,7 @@ def told_apart(
                         add(Arm(caller.qualname, side, text), outcome)
         for outcome in exceptions:
             caught = [o for o in given if o.kind == "raises"]
-            for arm in _handlers(analysis, caller, outcome.value, caught, reach, function, 0):
+            for arm in _handlers(analysis, caller, outcome.value, caught, reach, function, 0, skipped):
                 add(arm, outcome)
     return sorted(found.values(), key=lambda w: w.arm)
 
@@ -569,8 +570,8 @@ class Reach:
     imports: frozenset[str]
     # what the tests use, mock targets aside (``usage``), made when first needed
     used: Callable[[], Usage] = field(default=lambda: Usage(frozenset(), False), compare=False, hash=False)
-    # _reached's answers for this test: (caller, the mocked function's class, depth) -> reached
-    known: dict[tuple[str, str, int], bool] = field(default_factory=dict, compare=False, hash=False)
+    # _reached's answers for this test: (caller, the mocked function's class, depth, skipped) -> reached
+    known: dict[tuple[str, str, int, frozenset[str]], bool] = field(default_factory=dict, compare=False, hash=False)
 
     def imported(self, module: str) -> bool:
         """Whether ``module`` is imported, or a member of it, or it is inside an
@@ -669,22 +670,27 @@ def _is_test(node: ast.AST) -> bool:
     return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(TEST_PREFIX)
 
 
-def _reached(analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int) -> bool:
+def _reached(
+    analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int, skipped: frozenset[str],
+) -> bool:
     """Whether the test may run ``caller``: the test names it (a dunder method by
     its class or the mocked function's class) and its file imports its module, or
     the same holds for a first-party function calling it, up to ``_CALLER_DEPTH``
-    calls above. Remembered in ``reach`` for the test's other mocks."""
-    key = (caller.qualname, function.owner.qualname if function.owner is not None else "", depth)
+    calls above, other than one in ``skipped`` (mocked by the test: its body does
+    not run). Remembered in ``reach`` for the test's other mocks."""
+    key = (caller.qualname, function.owner.qualname if function.owner is not None else "", depth, skipped)
     known = reach.known.get(key)
     if known is None:
-        known = reach.known[key] = _reaches(analysis, caller, reach, function, depth)
+        known = reach.known[key] = _reaches(analysis, caller, reach, function, depth, skipped)
     return known
 
 
 CONTEXT_DUNDERS = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
-def _reaches(analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int) -> bool:
+def _reaches(
+    analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int, skipped: frozenset[str],
+) -> bool:
     parts = caller.qualname.split(".")
     name = parts[-1]
     named = name in reach.names
@@ -704,8 +710,8 @@ def _reaches(analysis: Analysis, caller: Caller, reach: Reach, function: Value, 
     if value.kind is not Kind.FUNCTION or value.function is None:
         return False
     return any(
-        _reached(analysis, upper, reach, function, depth + 1)
-        for upper in callers(analysis, value, frozenset({caller.qualname}))
+        _reached(analysis, upper, reach, function, depth + 1, skipped)
+        for upper in callers(analysis, value, frozenset({caller.qualname})) if upper.qualname not in skipped
     )
 
 
@@ -835,11 +841,13 @@ def _hashable(value: object) -> bool:
 
 def _handlers(
     analysis: Analysis, caller: Caller, exception: str, given: list[Outcome],
-    reach: Reach, function: Value, depth: int,
+    reach: Reach, function: Value, depth: int, skipped: frozenset[str],
 ) -> list[Arm]:
     """The first-party handlers that catch ``exception`` raised at ``calls`` in
     ``caller``, or further up when it propagates (up to ``_CALLER_DEPTH`` calls),
-    minus those an exception the mock does raise (``given``) already takes."""
+    minus those an exception the mock does raise (``given``) already takes.
+    Functions in ``skipped`` (the mocked function, and others the test mocks)
+    do not run, so the search does not climb through them."""
     found: list[Arm] = []
     propagates = False
     for call in caller.calls:
@@ -858,9 +866,9 @@ def _handlers(
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if value.kind is Kind.FUNCTION and value.function is not None:
             for upper in callers(analysis, value, frozenset({caller.qualname})):
-                if not _reached(analysis, upper, reach, function, depth + 1):
+                if upper.qualname in skipped or not _reached(analysis, upper, reach, function, depth + 1, skipped):
                     continue
-                for arm in _handlers(analysis, upper, exception, given, reach, function, depth + 1):
+                for arm in _handlers(analysis, upper, exception, given, reach, function, depth + 1, skipped):
                     if arm not in found:
                         found.append(arm)
     return found

@@ -4,7 +4,7 @@ from unittest.mock import patch
 
 import pytest
 
-from shopfp import gates
+from shopfp import gates, power
 
 
 @patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # its readers are never called here
@@ -47,3 +47,16 @@ def test_nested_helper(mocker):
         return gates.door("x")
 
     assert check(True) == "in"
+
+
+@patch("shopfp.power.set_power", autospec=True)  # [undocumented-partial-mock]
+def test_recursive_function_mocked(set_power):
+    # set_power's own handler never runs while it is mocked: only reboot's arm is withheld
+    assert power.reboot({"children": [{}]})
+
+
+@patch("shopfp.power.reboot_all", autospec=True, return_value=[True])
+@patch("shopfp.power.set_power", autospec=True)
+def test_caller_reached_only_through_a_mocked_function(set_power, reboot_all):
+    # reboot's handler runs only under reboot_all, which this test replaces
+    assert power.cycle([{}])
