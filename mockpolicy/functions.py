@@ -52,8 +52,9 @@ class FunctionFacts:
     returns: list[ast.expr | None] = field(default_factory=list)
     yields: list[ast.expr | None] = field(default_factory=list)
     falls_through: bool = True
-    # "a.b" -> C for each ``assert isinstance(a.b, C)`` in the body (see ``asserted_types``)
-    narrowed: dict[str, ast.expr] = field(default_factory=dict)
+    # "a.b" -> (C, is an instance) for each ``assert isinstance(a.b, C)`` or
+    # ``assert a.b == C`` in the body (see ``asserted_types``)
+    narrowed: dict[str, tuple[ast.expr, bool]] = field(default_factory=dict)
 
     @property
     def is_generator(self) -> bool:
@@ -118,29 +119,37 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     return facts
 
 
-def asserted_types(body: list[ast.stmt]) -> dict[str, ast.expr]:
-    """``{"a.b": C}`` for each ``assert isinstance(a.b, C)`` among ``body``'s own
-    statements (not inside a branch or a nested block): a test that goes on past
-    it holds a ``C`` there, as a type checker narrows it. A tuple of classes, or
-    two asserts naming different classes, narrow nothing."""
-    found: dict[str, ast.expr] = {}
+def asserted_types(body: list[ast.stmt]) -> dict[str, tuple[ast.expr, bool]]:
+    """``{"a.b": (C, True)}`` for each ``assert isinstance(a.b, C)`` among
+    ``body``'s own statements (not inside a branch or a nested block): a test
+    that goes on past it holds a ``C`` there, as a type checker narrows it; and
+    ``{"a.b": (C, False)}`` for ``assert a.b == C`` or ``assert a.b is C`` with
+    ``C`` a dotted name: ``a.b`` is ``C`` itself (the resolver keeps this only
+    for a class or function). A tuple of classes, or two asserts naming
+    different things, narrow nothing."""
+    found: dict[str, tuple[ast.expr, bool]] = {}
     conflicting: set[str] = set()
     for statement in body:
         if not isinstance(statement, ast.Assert):
             continue
         test = statement.test
-        if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
-                and len(test.args) == 2 and not test.keywords):
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+                and len(test.args) == 2 and not test.keywords:
+            subject, cls = test.args
+            instance = True
+        elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)):
+            subject, cls = test.left, test.comparators[0]
+            instance = False
+        else:
             continue
-        subject, cls = test.args
         parts = dotted_parts(subject)
         if parts is None or dotted_parts(cls) is None:
             continue
         key = ".".join(parts)
-        if key in found and ast.dump(found[key]) != ast.dump(cls):
+        if key in found and (ast.dump(found[key][0]), found[key][1]) != (ast.dump(cls), instance):
             conflicting.add(key)
-        found[key] = cls
-    return {key: cls for key, cls in found.items() if key not in conflicting}
+        found[key] = (cls, instance)
+    return {key: asserted for key, asserted in found.items() if key not in conflicting}
 
 
 def facts_from_statements(

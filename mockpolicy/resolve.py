@@ -51,7 +51,10 @@ INSTANTIATING_IMPORTERS = frozenset({"import_object"})
 # Calls whose result stands for the function given first: ``partial`` calls it,
 # the caches wrap it with ``functools.update_wrapper`` (its module and name), as
 # does the decorator a parametrised ``lru_cache(maxsize=...)`` returns.
-SEE_THROUGH_WRAPPERS = frozenset({"functools.partial", "functools.cache", "functools.lru_cache", "functools.lru_cache()"})
+SEE_THROUGH_WRAPPERS = frozenset({
+    "functools.partial", "functools.cache", "functools.lru_cache", "functools.lru_cache()",
+    "builtins.staticmethod", "builtins.classmethod",  # a class body's ls = staticmethod(_ls)
+})
 
 
 # The configuration objects whose attributes are options (oslo.config's global
@@ -298,6 +301,8 @@ class Resolver:
             owner = origin or cls  # ``self`` is an instance of the class looked up from
             if instance and function is not None and decorator_names(function) & PROPERTY_DECORATORS:
                 return self.function_result(function, scope.module, owner)
+            if binding.kind == "value":  # read with the names the class body bound before it
+                scope = self._class_body_scope(cls, cls.bases_scope or scope, name)
             return self._binding(binding, scope, qualname, owner=owner)
         outside: Value | None = None
         bases_scope = cls.bases_scope or scope
@@ -315,6 +320,19 @@ class Resolver:
         if outside is None and cls.dynamic:
             return UNKNOWN  # a metaclass or __getattr__ may provide it
         return outside
+
+    def _class_body_scope(self, cls: ClassInfo, outer: Scope, assigned: str) -> Scope:
+        """Where a class-body assignment to ``assigned`` reads its names: the
+        class's other members (``ls = staticmethod(_ls)`` after an import of
+        ``_ls`` in the body), then ``outer``."""
+        def lookup(name: str) -> Value | None:
+            member = cls.members.get(name) if name != assigned else None
+            if member is None:
+                return outer.local(name) if outer.local is not None else None
+            return self._binding(member, body, f"{cls.module}.{cls.qualname}.{name}", owner=cls)
+
+        body = Scope(outer.module, lookup, outer.narrow)
+        return body
 
     def _lookup_name(self, name: str, scope: Scope) -> Value:
         if scope.local is not None:
@@ -347,15 +365,21 @@ class Resolver:
 
     def _narrowed(self, expr: ast.expr, scope: Scope) -> Value | None:
         """An instance of the project class the scope's function asserts ``expr``
-        is: more precise than what the expression resolves to (an outside base
-        class's object, or nothing known)."""
+        is, or the class or function it asserts ``expr`` equals: more precise
+        than what the expression resolves to (an outside base class's object, or
+        nothing known)."""
         assert scope.narrow is not None
         asserted = scope.narrow(expr)
         if asserted is None:
             return None
-        cls = self._evaluate(asserted, scope)
-        if cls.kind is Kind.CLASS and cls.cls is not None:
-            return Value(Kind.INSTANCE, module=cls.module, qualname=f"{cls.qualname}()", cls=cls.cls)
+        named, instance = asserted
+        value = self._evaluate(named, scope)
+        if value.kind is Kind.CLASS and value.cls is not None:
+            if not instance:
+                return value
+            return Value(Kind.INSTANCE, module=value.module, qualname=f"{value.qualname}()", cls=value.cls)
+        if value.kind is Kind.FUNCTION and not instance:
+            return value
         return None
 
     def _evaluate_expr(self, expr: ast.expr, scope: Scope) -> Value:
@@ -628,8 +652,8 @@ class _FunctionNames:
             found = self._classes[name] = Value(Kind.CLASS, module=self.module.name, qualname=qualname, cls=info)
         return found
 
-    def narrowed(self, expr: ast.expr) -> ast.expr | None:
-        """The class this function asserts ``expr`` is an instance of, if any."""
+    def narrowed(self, expr: ast.expr) -> tuple[ast.expr, bool] | None:
+        """What this function asserts ``expr`` is an instance of, or is, if anything."""
         facts = self._facts
         if facts is None:
             facts = self._facts = self.resolver.facts(self.function, self.module)

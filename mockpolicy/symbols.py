@@ -118,14 +118,15 @@ def external(path: str) -> Value:
 
 
 Lookup = Callable[[str], "Value | None"]
-Narrowing = Callable[[ast.expr], "ast.expr | None"]
+Narrowing = Callable[[ast.expr], "tuple[ast.expr, bool] | None"]  # (C, instance of C or C itself)
 
 
 @dataclass(frozen=True)
 class Scope:
     """Where a name is looked up: an optional local lookup first, then the module.
     ``narrow`` gives the class a function asserts a name or dotted expression is
-    an instance of (``assert isinstance(a.b, C)``), for what resolves to nothing else."""
+    an instance of (``assert isinstance(a.b, C)``), or the class or function it
+    asserts it is (``assert a.b == C``), for what resolves to nothing else."""
 
     module: ModuleInfo
     local: Lookup | None = None

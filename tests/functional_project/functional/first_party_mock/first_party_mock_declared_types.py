@@ -56,3 +56,16 @@ def test_declared_attributes(mocker):
     mocker.patch.object(made._quoted, "load")  # [first-party-mock]
     mocker.patch.object(made._many, "append")
     mocker.patch.object(made._broken, "save")
+
+
+def test_asserted_equal_to_a_class_then_built(mocker):
+    kind = commands.find("kind")
+    assert kind == StorageCommand
+    built = kind()
+    mocker.patch.object(built.storage, "save")  # [first-party-mock]
+
+
+def test_asserted_equal_to_a_value_narrows_nothing(mocker):
+    kind = commands.find("kind")
+    assert kind == "store"
+    mocker.patch.object(kind().storage, "save")

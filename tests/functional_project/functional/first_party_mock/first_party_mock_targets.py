@@ -51,3 +51,12 @@ def test_local_instance():
     storage = Storage()
     with mock.patch.object(storage, "save"):  # [first-party-mock]
         pass
+
+
+def test_static_methods_a_class_body_makes_of_functions():
+    with mock.patch("shopfp.exporting.Exporter.export"):  # [first-party-mock]
+        pass
+    with mock.patch("shopfp.exporting.Exporter.dumps"):
+        pass
+    with mock.patch("shopfp.exporting.Exporter.helper"):  # [first-party-mock]
+        pass
