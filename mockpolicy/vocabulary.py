@@ -198,6 +198,7 @@ ASSERT_METHODS = frozenset(
      "assert_awaited_once", "assert_awaited_with", "assert_awaited_once_with", "assert_any_await",
      "assert_has_awaits", "assert_not_awaited"}
 )
+ASSERTION_OPTIONS = frozenset({"any_order"})  # assert_has_calls(calls, any_order=True): not an argument
 # What a mock recorded of its calls ("awaited" is asynctest's CoroutineMock's).
 CALL_ATTRIBUTES = frozenset(
     {"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls",
@@ -210,6 +211,10 @@ CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", "mock_add_spec
 MOCK_USE_ATTRIBUTES = ASSERT_METHODS | CALL_ATTRIBUTES | CONFIGURING_METHODS
 RETURN_VALUE, SIDE_EFFECT = "return_value", "side_effect"
 BEHAVIOUR_ATTRIBUTES = (RETURN_VALUE, SIDE_EFFECT)  # what a mock gives when called
+# Names an expected call argument is spelt with that are mock machinery, not a
+# value the code under test chose: mock.ANY, mock.sentinel.x, mock.call(...).
+MOCK_ROOTS = frozenset({"mock", "unittest", "mocker", "pytest_mock"})
+NEUTRAL_MOCK_ATTRIBUTES = frozenset({"ANY", "sentinel", "DEFAULT", "call", RETURN_VALUE, SIDE_EFFECT})
 
 PATCHER_START, PATCHER_STOP, PATCHER_STOP_ALL = "start", "stop", "stopall"
 

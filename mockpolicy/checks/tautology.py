@@ -9,15 +9,19 @@ from dataclasses import dataclass
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
+from mockpolicy.functions import dotted_parts
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.vocabulary import (
     ASSERT_METHODS,
     ASSERTING_CONTEXTS,
+    ASSERTION_OPTIONS,
     ASSERTION_PREFIXES,
     CALL_ATTRIBUTES,
     CALL_COUNT_ATTRIBUTES,
+    MOCK_ROOTS,
     NEGATIVE_ASSERT_METHODS,
+    NEUTRAL_MOCK_ATTRIBUTES,
     RETURN_VALUE,
     TEST_PREFIX,
     callee_name,
@@ -174,7 +178,7 @@ def _expected_arguments(node: ast.AST) -> list[ast.expr]:
     if isinstance(node, ast.Call):
         name = callee_name(node)
         if isinstance(node.func, ast.Attribute) and name in ASSERT_METHODS:
-            return [*node.args, *(kw.value for kw in node.keywords)]
+            return [*node.args, *(kw.value for kw in node.keywords if kw.arg not in ASSERTION_OPTIONS)]
         if name.startswith(ASSERTION_PREFIXES) and any(_reads_arguments(arg) for arg in node.args):
             return [arg for arg in node.args if not _reads_calls(arg)]
         return []
@@ -201,7 +205,6 @@ def _reads_arguments(expr: ast.expr) -> bool:
     )
 
 
-_NEUTRAL_CONSTANTS = (None, True, False, Ellipsis)
 
 
 @dataclass(frozen=True)
@@ -210,13 +213,15 @@ class _Fed:
     under test, configures its mocks with, or checks otherwise."""
 
     names: frozenset[str]
-    constants: frozenset[object]
+    constants: frozenset[tuple[type, object]]  # (type, value): False is not 0
+    dotted: frozenset[str]  # "fields.Level.INFO" and each of its prefixes
 
 
 def _fed(context: Context, assertions: list[ast.AST]) -> _Fed:
     skipped = {id(node) for node in assertions}
     names: set[str] = set()
-    constants: set[object] = set()
+    constants: set[tuple[type, object]] = set()
+    dotted: set[str] = set()
     stack: list[ast.AST] = list(getattr(context.node, "body", []))
     while stack:
         node = stack.pop()
@@ -224,10 +229,26 @@ def _fed(context: Context, assertions: list[ast.AST]) -> _Fed:
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             names.add(node.id)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, int, float)):
-            constants.add(node.value)
+        elif isinstance(node, ast.Constant):
+            constants.add((type(node.value), node.value))
+        elif isinstance(node, ast.Attribute):
+            parts = dotted_parts(node)
+            if parts is not None:
+                dotted.update(".".join(parts[:end]) for end in range(2, len(parts) + 1))
         stack.extend(ast.iter_child_nodes(node))
-    return _Fed(frozenset(names), frozenset(constants))
+    return _Fed(frozenset(names), frozenset(constants), frozenset(dotted))
+
+
+def _names_a_constant_not_fed(expr: ast.expr, local: set[str], fed: _Fed) -> bool:
+    """Whether ``expr`` is a dotted name of the module's imports (``fields.Level.INFO``,
+    ``objects.NodePayload``) that the test reads nowhere outside its call
+    assertions: the code under test chose it, the test did not hand it over."""
+    parts = dotted_parts(expr)
+    if parts is None or len(parts) < 2 or parts[0] in local or parts[0] in MOCK_ROOTS:
+        return False
+    if any(part in NEUTRAL_MOCK_ATTRIBUTES for part in parts):
+        return False  # mock.ANY, mock.sentinel.x: what the test handed in, or anything
+    return ".".join(parts) not in fed.dotted
 
 
 def _expects_computed_value(context: Context, node: ast.AST, fed: _Fed) -> bool:
@@ -239,16 +260,15 @@ def _expects_computed_value(context: Context, node: ast.AST, fed: _Fed) -> bool:
     logic; passing the test's own input along is restating the call."""
     local = (set(context.params) | set(context.assigns) | context.stored) - set(context.bound)
     local.discard(context.self_name or "")
+    test_owned = local | set(context.bound) | {context.self_name or "self"}  # roots of objects the test holds
     for expected in _expected_arguments(node):
         for part in ast.walk(expected):
             if isinstance(part, ast.Name) and part.id in local and part.id not in fed.names:
                 return True
-            if (
-                isinstance(part, ast.Constant)
-                and all(part.value is not neutral for neutral in _NEUTRAL_CONSTANTS)
-                and isinstance(part.value, (str, bytes, int, float))
-                and part.value not in fed.constants
-            ):
+            if isinstance(part, ast.Attribute) and _names_a_constant_not_fed(part, test_owned, fed):
+                return True
+            if isinstance(part, ast.Constant) and part.value is not Ellipsis \
+                    and (type(part.value), part.value) not in fed.constants:
                 return True
     return False
 

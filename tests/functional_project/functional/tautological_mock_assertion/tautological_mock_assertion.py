@@ -127,7 +127,7 @@ def test_argument_passed_through(mocker):
 def test_arguments_compared_whole(mocker):
     save = mocker.patch.object(Storage, "save")  # [first-party-mock]
     jobs.run("a")
-    assert save.call_args == mock.call("a", True)  # [tautological-mock-assertion]
+    assert save.call_args == mock.call("a", mock.ANY)  # [tautological-mock-assertion]
 
 
 def test_counts_follow_the_sequence(mocker):
@@ -136,3 +136,30 @@ def test_counts_follow_the_sequence(mocker):
     assert save.call_count == 1
     jobs.run("b")
     assert save.call_count == 2
+
+
+from shopfp import config  # noqa: E402
+
+
+def test_constant_the_code_chooses(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run("a")
+    save.assert_called_once_with("a", config.RETRIES)
+
+
+def test_constant_handed_in(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run(config.NAME)
+    save.assert_called_once_with(config.NAME, mock.ANY)  # [tautological-mock-assertion]
+
+
+def test_none_the_code_chooses(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run("a")
+    save.assert_has_calls([mock.call("a", None)], any_order=True)
+
+
+def test_none_handed_in(mocker):
+    save = mocker.patch.object(Storage, "save")  # [first-party-mock]
+    jobs.run(None)
+    save.assert_has_calls([mock.call(None, mock.ANY)], any_order=True)  # [tautological-mock-assertion]
