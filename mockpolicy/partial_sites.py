@@ -6,7 +6,6 @@ out. Shared by the ``partial-mocks`` rules and ``mockpolicy branches``."""
 from __future__ import annotations
 
 import ast
-import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -30,12 +29,10 @@ from mockpolicy.telling import (
     Reach,
     Withheld,
     configured_out_of_sight,
-    file_imports,
     parametrized_outcomes,
+    reach_of,
     shapes_path,
-    test_words,
     told_apart,
-    usage,
 )
 from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
 
@@ -119,7 +116,6 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     if candidates:
         unknown |= _configured_on_class_mocks(analysis)
     reaches: dict[int, Reach] = {}
-    imports: frozenset[str] | None = None
     words: dict[int, frozenset[str]] = {}
     for site, function, real, given, target in candidates:
         pool = (id(_unit(site.owner)), function.module, function.qualname)
@@ -135,10 +131,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
             continue
         dotted = frozenset({target.text, target.value.qualname, function.qualname})
         if id(site.owner) not in reaches:
-            imports = file_imports(analysis) if imports is None else imports
-            reaches[id(site.owner)] = Reach(
-                test_words(analysis, site.owner, words), imports, functools.cache(functools.partial(usage, analysis, site.owner))
-            )
+            reaches[id(site.owner)] = reach_of(analysis, site.owner, words)
         replaced = frozenset(
             other.qualname for owner_site, other in mocked if owner_site.owner is site.owner and owner_site is not site
         )

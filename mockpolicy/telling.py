@@ -95,6 +95,11 @@ class Caller:
         return _tries_around(self.function, self.calls)
 
     @functools.cached_property
+    def conditional(self) -> frozenset[int]:
+        """The ids of those of ``calls`` that run on some paths only (``_conditional_calls``)."""
+        return _conditional_calls(self.function, self.calls)
+
+    @functools.cached_property
     def conditions(self) -> list[tuple[ast.If | ast.While, set[str | int], str]]:
         """``_reading_conditions`` of this caller, each with its test as written
         (whitespace runs made one space)."""
@@ -582,6 +587,15 @@ class Reach:
         )
 
 
+def reach_of(analysis: Analysis, context: Context, words: dict[int, frozenset[str]]) -> Reach:
+    """What the tests a mock made in ``context`` applies to can reach code by
+    (``words`` remembers each context's words for the file's other mocks)."""
+    return Reach(
+        test_words(analysis, context, words), file_imports(analysis),
+        functools.cache(functools.partial(usage, analysis, context)),
+    )
+
+
 def file_imports(analysis: Analysis) -> frozenset[str]:
     """What the test file imports: ``a.b`` for ``import a.b``, ``a.b.c`` for ``from a.b import c``."""
     imports: set[str] = set()
@@ -872,6 +886,94 @@ def _handlers(
                     if arm not in found:
                         found.append(arm)
     return found
+
+
+def calls_only_conditionally(analysis: Analysis, function: Value, reach: Reach) -> bool:
+    """Whether every first-party caller of ``function`` (a project function)
+    that the test may reach calls it on some paths only: under an ``if``, in a
+    loop or an ``except`` arm, after a guard clause that returns early. Then
+    asserting that the call was made checks the decision around it, not just
+    the call. False when no such caller is found."""
+    skipped = frozenset({function.qualname})
+    reached = [
+        caller for caller in callers(analysis, function, skipped)
+        if caller.qualname not in skipped and _reached(analysis, caller, reach, function, 0, skipped)
+    ]
+    return bool(reached) and all(len(caller.conditional) == len(caller.calls) for caller in reached)
+
+
+_EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def _conditional_calls(function: FunctionNode, calls: list[ast.Call]) -> frozenset[int]:
+    """The ids of those of ``calls`` (in ``function``'s own body) that run on
+    some paths only: in an arm of an ``if``, a conditional expression or a
+    ``match``, a loop body, an ``except`` or ``else`` arm, a later operand of
+    ``and``/``or``, a comprehension, or after an ``if`` whose arm ends in
+    ``return``/``raise``/``continue``/``break`` earlier in an enclosing block."""
+    wanted = {id(call) for call in calls}
+    found: set[int] = set()
+
+    def expression(node: ast.AST, conditional: bool) -> None:
+        if isinstance(node, ast.Lambda):
+            return
+        if id(node) in wanted and conditional:
+            found.add(id(node))
+        if isinstance(node, ast.IfExp):
+            expression(node.test, conditional)
+            expression(node.body, True)
+            expression(node.orelse, True)
+        elif isinstance(node, ast.BoolOp):
+            expression(node.values[0], conditional)
+            for value in node.values[1:]:
+                expression(value, True)
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            expression(node.generators[0].iter, conditional)
+            for child in ast.iter_child_nodes(node):
+                if child is not node.generators[0].iter:
+                    expression(child, True)
+        else:
+            for child in ast.iter_child_nodes(node):
+                expression(child, conditional)
+
+    def block(statements: list[ast.stmt], conditional: bool) -> None:
+        for statement in statements:
+            one(statement, conditional)
+            if isinstance(statement, ast.If) and any(
+                arm and isinstance(arm[-1], _EXITS) for arm in (statement.body, statement.orelse)
+            ):
+                conditional = True  # a guard clause: what follows runs only when it lets through
+
+    def one(statement: ast.stmt, conditional: bool) -> None:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return  # its own code
+        if isinstance(statement, (ast.If, ast.While)):
+            expression(statement.test, conditional)
+            block(statement.body, True)
+            block(statement.orelse, True)
+        elif isinstance(statement, (ast.For, ast.AsyncFor)):
+            expression(statement.iter, conditional)
+            block(statement.body, True)
+            block(statement.orelse, True)
+        elif isinstance(statement, _TRY_STATEMENTS):
+            block(statement.body, conditional)
+            for handler in statement.handlers:
+                block(handler.body, True)
+            block(statement.orelse, True)
+            block(statement.finalbody, conditional)
+        elif isinstance(statement, (ast.With, ast.AsyncWith)):
+            for item in statement.items:
+                expression(item.context_expr, conditional)
+            block(statement.body, conditional)
+        elif isinstance(statement, ast.Match):
+            expression(statement.subject, conditional)
+            for case in statement.cases:
+                block(case.body, True)
+        else:
+            expression(statement, conditional)
+
+    block(list(function.body), False)
+    return frozenset(found)
 
 
 def _enclosing_handler(caller: Caller, call: ast.Call, exception: str) -> ast.ExceptHandler | None:

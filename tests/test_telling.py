@@ -69,3 +69,42 @@ def test_tests_inside_the_package_are_not_code_under_test(tmp_path: Path) -> Non
     assert "`pkg.gates.run: else read(name) == \"APPROVED\"`" in message
     assert "run_twice" not in message
     assert "#   untested: pkg.gates.run: else read(name) == \"APPROVED\"; <reason>" in message
+
+
+# Each caller calls ``pkg.ops.act`` in one shape; each test calls one caller
+# and asserts only that ``act`` was called with the value it handed over.
+SHAPES = {
+    "always": "act(x)",
+    "in_try_body": "try:\n        act(x)\n    except ValueError:\n        pass",
+    "in_with_body": "with open(x):\n        act(x)",
+    "under_if": "if x:\n        act(x)",
+    "after_guard": "if not x:\n        return None\n    act(x)",
+    "in_loop": "for item in x:\n        act(item)",
+    "in_handler": "try:\n        int(x)\n    except ValueError:\n        act(x)",
+    "in_conditional_expression": "return act(x) if x else None",
+    "after_and": "return x and act(x)",
+    "in_comprehension": "return [act(item) for item in x]",
+}
+UNCONDITIONAL = {"always", "in_try_body", "in_with_body"}
+
+
+def test_a_call_the_code_makes_on_some_paths_only_is_a_decision_not_a_restated_call(tmp_path: Path) -> None:
+    callers = "\n\n".join(f"def {name}(x):\n    {body}\n" for name, body in SHAPES.items())
+    tests = "\n\n".join(
+        f"@mock.patch('pkg.ops.act', autospec=True)\ndef test_{name}(act):\n"
+        f"    callers.{name}('a')\n    act.assert_called_once_with('a')\n"
+        for name in SHAPES
+    )
+    root = write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "pkg"\nversion = "0"\n',
+        "pkg/__init__.py": "",
+        "pkg/ops.py": "def act(x):\n    return x\n",
+        "pkg/callers.py": f"from pkg.ops import act\n\n\n{callers}",
+        "tests/test_callers.py": f"from unittest import mock\n\nfrom pkg import callers\n\n\n{tests}",
+    })
+    result = mockpolicy_in_process(
+        "check", "--no-baseline", "--format", "json", "--select", "tautological-mock-assertion", "--exit-zero", cwd=root
+    )
+    assert result.returncode == 0, result.stderr
+    reported = {str(f["message"]).split("'")[1].removeprefix("test_") for f in json.loads(result.stdout)}
+    assert reported == UNCONDITIONAL

@@ -12,6 +12,8 @@ from mockpolicy.findings import Finding
 from mockpolicy.functions import dotted_parts
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import Context, MockSite, root_key
+from mockpolicy.symbols import Kind
+from mockpolicy.telling import Reach, calls_only_conditionally, reach_of
 from mockpolicy.vocabulary import (
     ASSERT_METHODS,
     ASSERTING_CONTEXTS,
@@ -310,7 +312,25 @@ def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[M
         mocks.extend(sites)
         if first is None or _position(node) < _position(first):
             first = node
-    return (first, mocks) if first is not None else None
+    if first is None or _guarded_by_the_code(analysis, context, mocks):
+        return None
+    return first, mocks
+
+
+def _guarded_by_the_code(analysis: Analysis, context: Context, mocks: list[MockSite]) -> bool:
+    """Whether the code under test calls one of the asserted mocks' functions
+    only on some paths (``calls_only_conditionally``): asserting that it was
+    called checks the guard or the dispatch around the call."""
+    reach: Reach | None = None
+    for site in mocks:
+        for target in analysis.first_party_targets(site):
+            function = target.value
+            if function.kind is not Kind.FUNCTION or function.function is None:
+                continue
+            reach = reach_of(analysis, context, {}) if reach is None else reach
+            if calls_only_conditionally(analysis, function, reach):
+                return True
+    return False
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

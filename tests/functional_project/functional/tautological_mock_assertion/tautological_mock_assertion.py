@@ -163,3 +163,18 @@ def test_none_handed_in(mocker):
     save = mocker.patch.object(Storage, "save")  # [first-party-mock]
     jobs.run(None)
     save.assert_has_calls([mock.call(None, mock.ANY)], any_order=True)  # [tautological-mock-assertion]
+
+
+from shopfp import power  # noqa: E402
+
+
+def test_call_the_code_makes_only_when_a_guard_lets_it(mocker):
+    children = mocker.patch("shopfp.power._power_children")  # [first-party-mock]
+    power.set_power({"children": [{}]}, "on")
+    children.assert_called_once()
+
+
+def test_call_the_code_always_makes(mocker):
+    set_power = mocker.patch("shopfp.power.set_power")  # [first-party-mock]
+    power.reboot({})
+    assert set_power.call_count == 2  # [tautological-mock-assertion]
