@@ -129,6 +129,7 @@ class Analysis:
     _set_ups: dict[int, list[Context]] = field(default_factory=dict)  # id(context) -> set_ups_of(context)
     _set_ups_by_parent: dict[int, list[Context]] = field(default_factory=dict)  # for set_ups_of
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
+    imports: frozenset[str] | None = None  # what the file imports (telling.file_imports), once per file
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
 

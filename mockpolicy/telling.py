@@ -590,8 +590,10 @@ class Reach:
 def reach_of(analysis: Analysis, context: Context, words: dict[int, frozenset[str]]) -> Reach:
     """What the tests a mock made in ``context`` applies to can reach code by
     (``words`` remembers each context's words for the file's other mocks)."""
+    if analysis.imports is None:
+        analysis.imports = file_imports(analysis)
     return Reach(
-        test_words(analysis, context, words), file_imports(analysis),
+        test_words(analysis, context, words), analysis.imports,
         functools.cache(functools.partial(usage, analysis, context)),
     )
 
