@@ -41,6 +41,7 @@ class _Summarizer:
 
     def __init__(self, info: ModuleInfo) -> None:
         self.info = info
+        self._typing_only = 0  # inside ``if TYPE_CHECKING:``: names for annotations, absent at run time
 
     def run(self, tree: ast.Module) -> ModuleInfo:
         self._block(tree.body, self.info.bindings, None, conditional=False)
@@ -92,7 +93,7 @@ class _Summarizer:
                     continue
                 dotted = f"{base}.{alias.name}" if base else alias.name
                 self._bind(table, alias.asname or alias.name, Binding("import", stmt.lineno, dotted), conditional)
-                if cls is None:
+                if cls is None and not self._typing_only:
                     info.imported.setdefault(dotted, []).append(alias.asname or alias.name)
         elif isinstance(stmt, ast.Assign):
             for target in stmt.targets:
@@ -105,7 +106,10 @@ class _Summarizer:
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             self._bind(table, stmt.target.id, Binding("unknown", stmt.lineno), conditional)
         elif isinstance(stmt, ast.If):
+            typing_only = _is_type_checking(stmt.test)
+            self._typing_only += typing_only
             self._block(stmt.body, table, cls, conditional)
+            self._typing_only -= typing_only
             self._block(stmt.orelse, table, cls, True)
         elif isinstance(stmt, _TRY_STATEMENTS):
             self._block(stmt.body, table, cls, conditional)
@@ -385,3 +389,10 @@ def is_file(path: Path, tracker: Tracker) -> bool:
     found = path.is_file()
     tracker.observe(("e", "", str(path)), "1" if found else "0")
     return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``: true for type checkers only."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )

@@ -34,6 +34,7 @@ from mockpolicy.vocabulary import (
     MONKEYPATCH_ROOT,
     PATCHER_START,
     POSITIONAL_DATA_DECORATORS,
+    SIDE_EFFECT,
     SITE_CALLEES,
     SPEC_ONLY_KEYWORDS,
     SPY_KEYWORD,
@@ -100,11 +101,28 @@ class MockSite:
 
     @property
     def is_spy(self) -> bool:
-        """Whether the double hands its calls to a real object (``wraps=``) with
-        nothing in the call answering instead (no return value or side effect)."""
+        """Whether the double hands its calls to a real object: ``wraps=`` with
+        nothing in the call answering instead (no return value or side effect),
+        or a side effect that is the patched attribute itself
+        (``patch.object(common, "setup", side_effect=common.setup)``)."""
         given = {keyword.arg: keyword.value for keyword in self.call.keywords}
         wrapped = given.get(SPY_KEYWORD)
-        return wrapped is not None and not isinstance(wrapped, ast.Constant) and not given.keys() & ANSWERING_KEYWORDS
+        if wrapped is not None and not isinstance(wrapped, ast.Constant) and not given.keys() & ANSWERING_KEYWORDS:
+            return True
+        effect = given.get(SIDE_EFFECT)
+        return effect is not None and self._names_the_target(effect)
+
+    def _names_the_target(self, expr: ast.expr) -> bool:
+        """Whether ``expr`` spells the attribute the patch replaces: ``obj.name``
+        for ``patch.object(obj, "name")``, a dotted tail of ``patch("a.b.name")``."""
+        args = self.call.args
+        if self.kind == "patch.object" and len(args) > 1 and isinstance(args[1], ast.Constant) \
+                and isinstance(args[1].value, str):
+            return ast.unparse(expr) == f"{ast.unparse(args[0])}.{args[1].value}"
+        if self.kind == "patch" and args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
+            parts = dotted_parts(expr)
+            return parts is not None and len(parts) > 1 and args[0].value.endswith("." + ".".join(parts))
+        return False
 
 
 @dataclass(eq=False)

@@ -71,7 +71,8 @@ class ModuleInfo:
     # caches are keyed by id() of index objects, which the index keeps alive for
     # the engine's lifetime; a volatile module's objects die with the file.
     volatile: bool = False
-    # import path -> the top-level names this module bound it to (from x import y as z)
+    # import path -> the top-level names this module bound it to (from x import y as z),
+    # at run time: not those under ``if TYPE_CHECKING:``
     imported: dict[str, list[str]] = field(default_factory=dict)
 
 

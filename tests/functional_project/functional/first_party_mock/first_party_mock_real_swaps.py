@@ -42,3 +42,13 @@ def test_spies_let_the_real_code_answer(mocker):
 def test_a_spy_given_an_answer_is_a_stand_in():
     with mock.patch("shopfp.storage.Storage.save", wraps=Storage().save, return_value=0):  # [first-party-mock]
         pass
+
+
+def test_side_effect_that_is_the_patched_function_itself():
+    real = Storage()
+    with mock.patch.object(real, "save", side_effect=real.save, autospec=True):
+        real.save(1, 2)
+    with mock.patch("shopfp.storage.Storage.load", side_effect=storage.Storage.load, autospec=True):
+        pass
+    with mock.patch.object(real, "save", side_effect=real.load, autospec=True):  # [first-party-mock]
+        pass

@@ -2,7 +2,7 @@
 # pylint: disable=missing-docstring,import-error
 from unittest import mock
 
-from shopfp import jobs
+from shopfp import exporting, jobs
 
 
 def test_stdlib_name_imported_by_value():
@@ -28,3 +28,8 @@ def test_patched_at_both_places():
 def test_module_not_exercised():
     with mock.patch("time.sleep", autospec=True):
         assert jobs is not None
+
+
+def test_name_imported_for_type_checkers_only():
+    with mock.patch("shopfp.storage.Storage", autospec=True):
+        assert exporting.Exporter.export({}) == {}

@@ -1,9 +1,13 @@
 """A class body that re-exports functions as static methods."""
 
 import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for annotations only: exporting has no Storage when it runs
+    from shopfp.storage import Storage
 
 
-def _export(orders):
+def _export(orders: "dict[str, Storage]"):
     return dict(orders)
 
 
