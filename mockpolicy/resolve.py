@@ -477,6 +477,10 @@ class Resolver:
             return UNKNOWN
         if func.kind is Kind.CLASS and func.cls is not None:
             return Value(Kind.INSTANCE, module=func.module, qualname=f"{func.qualname}()", cls=func.cls)
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "__new__" and expr.args:
+            made = self._evaluate(expr.args[0], scope)  # object.__new__(C): a C whose __init__ did not run
+            if made.kind is Kind.CLASS and made.cls is not None:
+                return Value(Kind.INSTANCE, module=made.module, qualname=f"{made.qualname}()", cls=made.cls)
         if func.kind is Kind.EXTERNAL:
             if func.qualname in ("builtins.type", "collections.namedtuple", "typing.NamedTuple"):
                 return UNKNOWN

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from shopfp import commands
+from shopfp import commands, storage
 from shopfp.commands import StorageCommand
 
 
@@ -69,3 +69,8 @@ def test_asserted_equal_to_a_value_narrows_nothing(mocker):
     kind = commands.find("kind")
     assert kind == "store"
     mocker.patch.object(kind().storage, "save")
+
+
+def test_instance_made_without_init(mocker):
+    made = object.__new__(storage.Storage)
+    mocker.patch.object(made, "save")  # [first-party-mock]
