@@ -25,6 +25,7 @@ from mockpolicy.vocabulary import (
     NEGATIVE_ASSERT_METHODS,
     NEUTRAL_MOCK_ATTRIBUTES,
     RETURN_VALUE,
+    SIDE_EFFECT,
     TEST_PREFIX,
     callee_name,
 )
@@ -294,6 +295,32 @@ def _counts_follow_the_sequence(assertions: list[ast.AST]) -> bool:
     return any(len(values) > 1 for values in seen.values())
 
 
+def _feeds_changing_answers(context: Context) -> bool:
+    """Whether the test gives a mock a sequence of different answers
+    (``side_effect=[True, False]``, in its call, its decorator or assigned
+    later): the code under test meets a different case on each call."""
+    for node in ast.walk(context.node):
+        values: list[ast.expr] = []
+        if isinstance(node, ast.keyword) and node.arg == SIDE_EFFECT:
+            values = [node.value]
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Attribute) and target.attr == SIDE_EFFECT for target in node.targets
+        ):
+            values = [node.value]
+        for value in values:
+            if isinstance(value, (ast.List, ast.Tuple)) and len({ast.dump(e) for e in value.elts}) > 1:
+                return True
+    return False
+
+
+def _asserts_a_count(node: ast.AST) -> bool:
+    """Whether a call assertion checks how often (``call_count``, ``called``,
+    ``assert_called_once...``), not only with what."""
+    if isinstance(node, ast.Call) and "_once" in callee_name(node):
+        return True
+    return any(isinstance(child, ast.Attribute) and _reads_count(child) for child in ast.walk(node))
+
+
 def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[MockSite]] | None:
     """The first assertion and the mocks involved, when every assertion of the
     test only checks calls of first-party mocks, none of them a decision that
@@ -304,6 +331,8 @@ def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[M
     assertions = list(_assertions(analysis, context))
     nodes = [node for node, _ in assertions]
     if any(not sites for _, sites in assertions) or _counts_follow_the_sequence(nodes):
+        return None
+    if _feeds_changing_answers(context) and any(_asserts_a_count(node) for node in nodes):
         return None
     fed = _fed(context, nodes)
     for node, sites in assertions:

@@ -178,3 +178,17 @@ def test_call_the_code_always_makes(mocker):
     set_power = mocker.patch("shopfp.power.set_power")  # [first-party-mock]
     power.reboot({})
     assert set_power.call_count == 2  # [tautological-mock-assertion]
+
+
+def test_count_after_answers_that_change(mocker):
+    save = mocker.patch.object(Storage, "save", side_effect=["a", None])  # [first-party-mock]
+    jobs.run("a")
+    jobs.run("b")
+    assert save.call_count == 2
+
+
+def test_count_after_the_same_answer_twice(mocker):
+    save = mocker.patch.object(Storage, "save", side_effect=["a", "a"])  # [first-party-mock]
+    jobs.run("a")
+    jobs.run("a")
+    assert save.call_count == 2  # [tautological-mock-assertion]
