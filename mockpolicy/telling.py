@@ -554,7 +554,7 @@ def told_apart(
         if values:
             for condition, reads, text in caller.conditions:
                 taken: set[str] = set()
-                for outcome in given:
+                for outcome in [*given, *_handled_values(caller, given, reads)]:
                     taken |= _arms(condition.test, reads, outcome)
                 for outcome in values:
                     for side in sorted(_arms(condition.test, reads, outcome) - taken):
@@ -887,6 +887,26 @@ def _handlers(
                 for arm in _handlers(analysis, upper, exception, given, reach, function, depth + 1, skipped):
                     if arm not in found:
                         found.append(arm)
+    return found
+
+
+def _handled_values(caller: Caller, given: frozenset[Outcome], reads: set[str | int]) -> list[Outcome]:
+    """What the names standing for the call's result hold when an exception the
+    mock raises is caught around the call by a handler assigning them a literal
+    (``except Exception: latest = None``): the code then goes on with that value."""
+    found: list[Outcome] = []
+    for outcome in given:
+        if outcome.kind != "raises":
+            continue
+        for call in caller.calls:
+            handler = _enclosing_handler(caller, call, outcome.value)
+            if handler is None:
+                continue
+            for statement in handler.body:
+                if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant) and any(
+                    isinstance(target, ast.Name) and target.id in reads for target in statement.targets
+                ):
+                    found.append(Outcome("returns", repr(statement.value.value)))
     return found
 
 

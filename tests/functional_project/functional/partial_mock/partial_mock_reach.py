@@ -60,3 +60,9 @@ def test_recursive_function_mocked(set_power):
 def test_caller_reached_only_through_a_mocked_function(set_power, reboot_all):
     # reboot's handler runs only under reboot_all, which this test replaces
     assert power.cycle([{}])
+
+
+@patch("shopfp.power.probe", side_effect=power.PowerError("x"), autospec=True)  # [undocumented-partial-mock]
+def test_raises_into_a_handler_that_sets_the_result(probe):
+    # the handler sets state = None, which takes `if state is None`: only the else arm is withheld
+    assert power.read_state({}) == "unknown"

@@ -37,3 +37,21 @@ def reboot_all(nodes):
 
 def cycle(nodes):
     return all(reboot_all(nodes))
+
+
+def probe(node):
+    if not node:
+        raise PowerError("no node")
+    if node.get("off"):
+        return None
+    return "on"
+
+
+def read_state(node):
+    try:
+        state = probe(node)
+    except PowerError:
+        state = None  # an unreachable node reads as unknown
+    if state is None:
+        return "unknown"
+    return state
