@@ -303,18 +303,20 @@ def parametrized_outcomes(context: Context, expr: ast.expr) -> set[Outcome] | No
 # -- callers of the mocked function ---------------------------------------------
 
 
-def callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
+def callers(analysis: Analysis, function: Value, dotted: frozenset[str], loose: bool = False) -> list[Caller]:
     """The first-party (non-test) functions whose calls resolve to ``function``
-    (or, for a library function, to one of the ``dotted`` names it is patched as).
+    (or, for a library function, to one of the ``dotted`` names it is patched as);
+    ``loose`` adds, for a method, calls of its name on an object the engine
+    cannot type (``self.client.extend(...)``), which may be calls of it.
     Remembered per engine with what the search read (every source file's text,
     the list of source files), so a cached finding is never served after a
     caller changed."""
     memory = cast("dict[object, tuple[list[Caller], Deps]]", analysis.memo.extra.setdefault("callers", {}))
-    key = (function.module, function.qualname, dotted)
-    return analysis.memo.tracker.remembered(memory, key, lambda: _find_callers(analysis, function, dotted))
+    key = (function.module, function.qualname, dotted, loose)
+    return analysis.memo.tracker.remembered(memory, key, lambda: _find_callers(analysis, function, dotted, loose))
 
 
-def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
+def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str], loose: bool) -> list[Caller]:
     found: list[Caller] = []
     short = function.qualname.rpartition(".")[2]
     resolver = analysis.resolver
@@ -333,7 +335,13 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
             if not calls:
                 continue
             values = _callee_values(analysis, info, node, owner, calls)
-            hits = [call for call, value in zip(calls, values) if _calls(value, function, dotted)]
+            hits = [
+                call for call, value in zip(calls, values)
+                if _calls(value, function, dotted) or (
+                    loose and function.owner is not None and value.kind is Kind.UNKNOWN
+                    and isinstance(call.func, ast.Attribute)
+                )
+            ]
             if hits:
                 found.append(Caller(qualname, node, hits, _lines(analysis, path, text)))
     return found
@@ -915,10 +923,11 @@ def calls_only_conditionally(analysis: Analysis, function: Value, reach: Reach) 
     that the test may reach calls it on some paths only: under an ``if``, in a
     loop or an ``except`` arm, after a guard clause that returns early. Then
     asserting that the call was made checks the decision around it, not just
-    the call. False when no such caller is found."""
+    the call. Calls of a method's name on objects the engine cannot type count
+    as its calls here: each may be one. False when no such caller is found."""
     skipped = frozenset({function.qualname})
     reached = [
-        caller for caller in callers(analysis, function, skipped)
+        caller for caller in callers(analysis, function, skipped, loose=True)
         if caller.qualname not in skipped and _reached(analysis, caller, reach, function, 0, skipped)
     ]
     return bool(reached) and all(len(caller.conditional) == len(caller.calls) for caller in reached)

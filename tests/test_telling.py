@@ -108,3 +108,27 @@ def test_a_call_the_code_makes_on_some_paths_only_is_a_decision_not_a_restated_c
     assert result.returncode == 0, result.stderr
     reported = {str(f["message"]).split("'")[1].removeprefix("test_") for f in json.loads(result.stdout)}
     assert reported == UNCONDITIONAL
+
+
+def test_a_method_called_on_an_object_the_engine_cannot_type_counts_where_it_is_called(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "pkg"\nversion = "0"\n',
+        "pkg/__init__.py": "",
+        "pkg/ops.py": "class Ops:\n    def act(self, x):\n        return x\n",
+        "pkg/callers.py": (
+            "def guarded(ops, x):\n    if x:\n        ops.act(x)\n\n\n"
+            "def always(ops, x):\n    ops.act(x)\n"
+        ),
+        "tests/test_callers.py": (
+            "from unittest import mock\n\nfrom pkg import callers\nfrom pkg.ops import Ops\n\n\n"
+            "@mock.patch.object(Ops, 'act', autospec=True)\ndef test_guarded(act):\n"
+            "    callers.guarded(Ops(), 'a')\n    act.assert_called_once()\n\n\n"
+            "@mock.patch.object(Ops, 'act', autospec=True)\ndef test_always(act):\n"
+            "    callers.always(Ops(), 'a')\n    act.assert_called_once()\n"
+        ),
+    })
+    result = mockpolicy_in_process(
+        "check", "--no-baseline", "--format", "json", "--select", "tautological-mock-assertion", "--exit-zero", cwd=root
+    )
+    assert result.returncode == 0, result.stderr
+    assert [str(f["message"]).split("'")[1] for f in json.loads(result.stdout)] == ["test_always"]
