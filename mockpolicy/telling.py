@@ -311,13 +311,18 @@ def callers(analysis: Analysis, function: Value, dotted: frozenset[str], loose: 
     Remembered per engine with what the search read (every source file's text,
     the list of source files), so a cached finding is never served after a
     caller changed."""
-    memory = cast("dict[object, tuple[list[Caller], Deps]]", analysis.memo.extra.setdefault("callers", {}))
-    key = (function.module, function.qualname, dotted, loose)
-    return analysis.memo.tracker.remembered(memory, key, lambda: _find_callers(analysis, function, dotted, loose))
+    memory = cast(
+        "dict[object, tuple[tuple[list[Caller], list[Caller]], Deps]]", analysis.memo.extra.setdefault("callers", {})
+    )
+    key = (function.module, function.qualname, dotted)
+    strict, widened = analysis.memo.tracker.remembered(memory, key, lambda: _find_callers(analysis, function, dotted))
+    return widened if loose else strict
 
 
-def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str], loose: bool) -> list[Caller]:
+def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> tuple[list[Caller], list[Caller]]:
+    """(the callers, the callers with calls on untyped objects added), from one search."""
     found: list[Caller] = []
+    widened: list[Caller] = []
     short = function.qualname.rpartition(".")[2]
     resolver = analysis.resolver
     for path in _files_naming(analysis, short):
@@ -335,16 +340,19 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str], l
             if not calls:
                 continue
             values = _callee_values(analysis, info, node, owner, calls)
-            hits = [
+            hits = [call for call, value in zip(calls, values) if _calls(value, function, dotted)]
+            maybe = [
                 call for call, value in zip(calls, values)
-                if _calls(value, function, dotted) or (
-                    loose and function.owner is not None and value.kind is Kind.UNKNOWN
-                    and isinstance(call.func, ast.Attribute)
-                )
+                if function.owner is not None and value.kind is Kind.UNKNOWN and isinstance(call.func, ast.Attribute)
             ]
+            lines = _lines(analysis, path, text)
             if hits:
-                found.append(Caller(qualname, node, hits, _lines(analysis, path, text)))
-    return found
+                found.append(Caller(qualname, node, hits, lines))
+            if hits and not maybe:
+                widened.append(found[-1])
+            elif maybe:
+                widened.append(Caller(qualname, node, [*hits, *maybe], lines))
+    return found, widened
 
 
 def fills_itself(analysis: Analysis, module: str) -> bool:

@@ -118,8 +118,8 @@ class _Cleanups:
         names = self._registered.get(id(cls))
         if names is None:
             names = self._registered[id(cls)] = {
-                argument.attr for call in ast.walk(cls.node)
-                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                argument.attr for method in cls.children for call in method.calls
+                if isinstance(call.func, ast.Attribute)
                 and call.func.attr in CLEANUP_REGISTRARS
                 for argument in call.args[:1]
                 if isinstance(argument, ast.Attribute) and isinstance(argument.value, ast.Name)
@@ -330,11 +330,9 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     for context in module.contexts:
         if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
-        if cleanups.registered_as_cleanup(context):
-            continue  # the restoring code itself
         candidates = [node for node in _mutations(context) if _may_mutate_shared_state(node, context)]
-        if not candidates:
-            continue
+        if not candidates or cleanups.registered_as_cleanup(context):
+            continue  # nothing changed, or the restoring code itself
         scope = module.scope(context)
         visible = cleanups.visible(context)
         changed: set[str] = set()
