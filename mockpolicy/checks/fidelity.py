@@ -114,9 +114,9 @@ def _provided_by_subclasses(analysis: Analysis, target: Target, owner: str, name
 
 
 def _filled_at_run_time(analysis: Analysis, site: MockSite, target: Target) -> bool:
-    """Whether the innermost module the target passes through is one that other
-    fills with ``setattr`` at run time (``objects.Node`` for a package an object
-    registry adds its classes to)."""
+    """Whether the innermost module the target passes through is one its own
+    package fills with ``setattr`` at run time (``objects.Node`` for a package
+    an object registry adds its classes to)."""
     modules: list[str] = []
     parts = target.text.split(".")
     for cut in range(1, len(parts)):

@@ -208,8 +208,6 @@ def _reads_arguments(expr: ast.expr) -> bool:
     )
 
 
-
-
 @dataclass(frozen=True)
 class _Fed:
     """What a test reads outside its call assertions: what it hands to the code
