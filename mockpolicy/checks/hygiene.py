@@ -118,12 +118,8 @@ class _Cleanups:
         names = self._registered.get(id(cls))
         if names is None:
             names = self._registered[id(cls)] = {
-                argument.attr for method in cls.children for call in method.calls
-                if isinstance(call.func, ast.Attribute)
-                and call.func.attr in CLEANUP_REGISTRARS
-                for argument in call.args[:1]
-                if isinstance(argument, ast.Attribute) and isinstance(argument.value, ast.Name)
-                and argument.value.id in ("self", "cls")
+                _own_method(call.args[0]) for method in cls.children for call in method.calls
+                if isinstance(call.func, ast.Attribute) and call.func.attr in CLEANUP_REGISTRARS and call.args
             }
         return context.name in names
 
@@ -139,11 +135,8 @@ class _Cleanups:
         methods = {
             s.name: s for s in getattr(current.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
-        return [
-            methods[expr.attr] for expr in registered
-            if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)
-            and expr.value.id in ("self", "cls") and expr.attr in methods
-        ]
+        named = [_own_method(expr) for expr in registered]
+        return [methods[name] for name in named if name in methods]
 
     def _shared_by(self, context: Context) -> Cleanup:
         """What a class or module runs on the way out of each of its tests."""
@@ -166,6 +159,13 @@ class _Cleanups:
                     found.registered += shared.registered
             self._shared[id(context)] = found
         return found
+
+
+def _own_method(expr: ast.expr) -> str:
+    """``"x"`` for ``self.x`` or ``cls.x`` (a method of the class itself), else ``""``."""
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
+        return expr.attr
+    return ""
 
 
 def _inside(node: ast.AST, regions: list[ast.AST]) -> bool:
