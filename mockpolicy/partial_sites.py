@@ -115,6 +115,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
     if candidates:
         unknown |= _configured_on_class_mocks(analysis)
+        raising, always_raising = _raising(analysis, configurations or {})
     reaches: dict[int, Reach] = {}
     words: dict[int, frozenset[str]] = {}
     for site, function, real, given, target in candidates:
@@ -135,9 +136,51 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         replaced = frozenset(
             other.qualname for owner_site, other in mocked if owner_site.owner is site.owner and owner_site is not site
         )
-        withheld = told_apart(analysis, site, function, dotted, union, missing, reaches[id(site.owner)], replaced)
+        others = frozenset(raising.get(id(site.owner), set()) - given)
+        stoppers = frozenset(always_raising.get(id(site.owner), set()) - {function.qualname.rpartition(".")[2]})
+        withheld = told_apart(
+            analysis, site, function, dotted, union, missing, reaches[id(site.owner)], replaced, others, stoppers,
+        )
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
+
+
+def _raising(
+    analysis: Analysis, configurations: dict[int, Configuration],
+) -> tuple[dict[int, set[Outcome]], dict[int, set[str]]]:
+    """By test (the context owning the mocks): the exceptions its mocks raise,
+    whatever they replace, and the names of the attributes its mocks make
+    always raise (``patch.object(client, "validate", side_effect=Invalid)``)."""
+    raising: dict[int, set[Outcome]] = {}
+    always: dict[int, set[str]] = {}
+    for site in analysis.module.sites:
+        configuration = configurations.get(id(site))
+        if configuration is None or not configuration.side_effects:
+            continue
+        given: set[Outcome] = set()
+        for effect in configuration.side_effects:
+            given |= _side_effect_outcomes(_single_value(site.owner, effect)) or set()
+        raised = {outcome for outcome in given if outcome.kind == "raises"}
+        if not raised:
+            continue
+        raising.setdefault(id(site.owner), set()).update(raised)
+        name = _patched_name(site)
+        if name and raised == given and not configuration.returns:
+            always.setdefault(id(site.owner), set()).add(name)
+    return raising, always
+
+
+def _patched_name(site: MockSite) -> str:
+    """The attribute a patch replaces: ``name`` of ``patch.object(obj, "name")``
+    or of ``patch("a.b.name")``; "" for other mocks."""
+    args = site.call.args
+    position = 1 if site.kind == "patch.object" else 0 if site.kind == "patch" else None
+    if position is None or len(args) <= position:
+        return ""
+    written = args[position]
+    if not (isinstance(written, ast.Constant) and isinstance(written.value, str)):
+        return ""
+    return written.value.rpartition(".")[2]
 
 
 def header_ends(analysis: Analysis) -> dict[int, int]:

@@ -46,6 +46,7 @@ from mockpolicy.vocabulary import (
     PATCHER_START,
     PYTESTMARK,
     SETUP_NAMES,
+    SITE_CALLEES,
     SKIP_CALLS,
     TEST_PREFIX,
     USEFIXTURES_MARKER,
@@ -548,10 +549,15 @@ def _lines(analysis: Analysis, path: Path, text: str) -> list[str]:
 def told_apart(
     analysis: Analysis, site: MockSite, function: Value, dotted: frozenset[str],
     given: frozenset[Outcome], missing: list[Outcome], reach: Reach, replaced: frozenset[str] = frozenset(),
+    raised_by_others: frozenset[Outcome] = frozenset(), always_raising: frozenset[str] = frozenset(),
 ) -> list[Withheld]:
     """The arms of first-party code that only the ``missing`` outcomes would take,
     each with those outcomes; empty when the code under test cannot tell them apart.
-    Callers in ``replaced`` (mocked by the same test) do not run, so have no arms."""
+    Callers in ``replaced`` (mocked by the same test) do not run, so have no arms;
+    a handler that catches an exception another mock of the test raises
+    (``raised_by_others``) may be taken by it, so is no arm withheld; a condition
+    after a call the caller always makes of a function another mock of the test
+    makes always raise (``always_raising``, by name) is never reached."""
     found: dict[Arm, Withheld] = {}
 
     def add(arm: Arm, outcome: Outcome) -> None:
@@ -569,6 +575,8 @@ def told_apart(
             continue  # no path from the test to this caller that we can see
         if values:
             for condition, reads, text in caller.conditions:
+                if _raised_before(caller, condition, always_raising):
+                    continue
                 taken: set[str] = set()
                 for outcome in [*given, *_handled_values(caller, given, reads)]:
                     taken |= _arms(condition.test, reads, outcome)
@@ -576,10 +584,42 @@ def told_apart(
                     for side in sorted(_arms(condition.test, reads, outcome) - taken):
                         add(Arm(caller.qualname, side, text), outcome)
         for outcome in exceptions:
-            caught = [o for o in given if o.kind == "raises"]
+            caught = [o for o in given if o.kind == "raises"] + sorted(raised_by_others)
             for arm in _handlers(analysis, caller, outcome.value, caught, reach, function, 0, skipped):
                 add(arm, outcome)
     return sorted(found.values(), key=lambda w: w.arm)
+
+
+def _raised_before(caller: Caller, condition: ast.If | ast.While, always_raising: frozenset[str]) -> bool:
+    """Whether a simple statement before ``condition`` in its own block of
+    ``caller`` (``validate(spec)``, ``x = validate(spec)``) calls one of
+    ``always_raising``: the exception leaves before the test is read."""
+    if not always_raising:
+        return False
+    for block in _blocks(caller.function):
+        if not any(statement is condition for statement in block):
+            continue
+        for statement in block:
+            if statement is condition:
+                return False
+            if isinstance(statement, _SIMPLE_STATEMENTS) and any(
+                isinstance(node, ast.Call) and callee_name(node) in always_raising for node in ast.walk(statement)
+            ):
+                return True
+    return False
+
+
+_SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
+
+
+def _blocks(function: FunctionNode) -> Iterator[list[ast.stmt]]:
+    """Every statement list in ``function``'s own code (bodies, arms, handlers)."""
+    for node in own_nodes(function):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                yield block
+    yield list(function.body)
 
 
 @dataclass(frozen=True)
@@ -640,7 +680,7 @@ def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[
 class Usage:
     """What the tests a mock applies to use, mock targets aside: the names they
     read (a class named only as ``patch.object(Mount, "is_mounted")`` is not
-    one they use), and whether they enter a ``with`` block of something that is
+    one they use, nor is ``patch`` or ``object``), and whether they enter a ``with`` block of something that is
     not a patch (``with mount:`` runs ``__enter__`` and ``__exit__``)."""
 
     names: frozenset[str]
@@ -650,6 +690,7 @@ class Usage:
 def usage(analysis: Analysis, context: Context) -> Usage:
     sites = {id(site.call) for site in analysis.module.sites}
     targets = {id(site.call.args[0]) for site in analysis.module.sites if site.call.args and site.kind == "patch.object"}
+    targets |= {id(site.call.func) for site in analysis.module.sites}  # mock.patch.object: no use of a `patch`
     found: set[str] = set()
     enters = False
     for applying in _applying(analysis, context):
@@ -717,6 +758,8 @@ def _reached(
     return known
 
 
+# the words of mocking calls (``mock.patch.object``): a test naming them names no method ``patch``
+_MOCKING_WORDS = frozenset(part for name in SITE_CALLEES for part in name.split("."))
 CONTEXT_DUNDERS = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
@@ -725,7 +768,7 @@ def _reaches(
 ) -> bool:
     parts = caller.qualname.split(".")
     name = parts[-1]
-    named = name in reach.names
+    named = name in reach.names and (name not in _MOCKING_WORDS or name in reach.used().names)
     if not named and name.startswith("__") and len(parts) > 1:
         owner = function.owner.qualname.rpartition(".")[2] if function.owner is not None else ""
         used = reach.used()  # naming the class as a mock's target is not using its instances
@@ -877,7 +920,7 @@ def _handlers(
 ) -> list[Arm]:
     """The first-party handlers that catch ``exception`` raised at ``calls`` in
     ``caller``, or further up when it propagates (up to ``_CALLER_DEPTH`` calls),
-    minus those an exception the mock does raise (``given``) already takes.
+    minus those an exception the mocks do raise (``given``) already takes.
     Functions in ``skipped`` (the mocked function, and others the test mocks)
     do not run, so the search does not climb through them."""
     found: list[Arm] = []
@@ -888,7 +931,7 @@ def _handlers(
             propagates = True
             continue
         if any(_enclosing_handler(caller, call, o.value) is handler for o in given):
-            continue  # the mock's own exception takes this handler already
+            continue  # the mock's own exception (or another mock's) takes this handler already
         names = [ast.unparse(handler.type)] if handler.type is not None else []
         text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
         arm = Arm(caller.qualname, "except", text)
@@ -926,19 +969,103 @@ def _handled_values(caller: Caller, given: frozenset[Outcome], reads: set[str | 
     return found
 
 
-def calls_only_conditionally(analysis: Analysis, function: Value, reach: Reach) -> bool:
-    """Whether every first-party caller of ``function`` (a project function)
-    that the test may reach calls it on some paths only: under an ``if``, in a
-    loop or an ``except`` arm, after a guard clause that returns early. Then
-    asserting that the call was made checks the decision around it, not just
-    the call. Calls of a method's name on objects the engine cannot type count
-    as its calls here: each may be one. False when no such caller is found."""
-    skipped = frozenset({function.qualname})
-    reached = [
-        caller for caller in callers(analysis, function, skipped, loose=True)
-        if caller.qualname not in skipped and _reached(analysis, caller, reach, function, 0, skipped)
-    ]
-    return bool(reached) and all(len(caller.conditional) == len(caller.calls) for caller in reached)
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod", "override", "wraps"})
+_EVIDENCE_DEPTH = 2  # a chain of this many first-party calls from the test to the mocked call
+
+
+def calls_unconditionally(analysis: Analysis, function: Value, reach: Reach, arguments_matter: bool) -> bool:
+    """Whether the engine sees the test's own call reach ``function`` on every
+    path: a first-party function the test names (whose module its file
+    imports) makes all its calls of it outside any ``if``, loop, ``except`` arm
+    or guard clause, directly or through one more such function, none of them
+    decorated with anything but ``staticmethod``/``classmethod``/``property``
+    and their kin (a decorator may guard, retry or swallow the call). Only
+    calls resolved to ``function`` count: a call of its name on an object the
+    engine cannot type may be another class's method. When ``arguments_matter``
+    (the test asserts the arguments), every call on the chain must pass on
+    its arguments as they came (``passes_arguments_through``): arguments the
+    code derives are a result of its logic. False when no such chain is seen."""
+    return _unconditional_chain(analysis, function, reach, 0, frozenset({function.qualname}), arguments_matter)
+
+
+def _unconditional_chain(
+    analysis: Analysis, function: Value, reach: Reach, depth: int, skipped: frozenset[str], arguments_matter: bool,
+) -> bool:
+    for caller in callers(analysis, function, frozenset({function.qualname})):
+        if caller.qualname in skipped or caller.conditional:
+            continue
+        if any(callee_name(d) not in _PLAIN_DECORATORS for d in caller.function.decorator_list):
+            continue
+        if arguments_matter and not all(passes_arguments_through(caller.function, call) for call in caller.calls):
+            continue
+        value = analysis.resolver.resolve_dotted(caller.qualname)
+        if caller.qualname.rpartition(".")[2] in reach.names and reach.imported(
+            value.module or caller.qualname.rpartition(".")[0]
+        ):
+            return True
+        if depth + 1 < _EVIDENCE_DEPTH and value.kind is Kind.FUNCTION and value.function is not None:
+            if _unconditional_chain(analysis, value, reach, depth + 1, skipped | {caller.qualname}, arguments_matter):
+                return True
+    return False
+
+
+_PASS_THROUGH_DEPTH = 3  # how many local assignments a passed-on argument is followed through
+
+
+def passes_arguments_through(function: FunctionNode, call: ast.Call) -> bool:
+    """Whether every argument of ``call`` (made in ``function``) is what
+    ``function`` was given, unchanged: a literal, a parameter or other name, an
+    attribute or a constant-keyed item of one, a container of such, or a local
+    assigned once from one. A call, an operator, a conditional or ``or`` (a
+    fallback), a comprehension, an f-string, a loop variable or an attribute of
+    ``self``/``cls`` (state made elsewhere, maybe derived) derives it."""
+    arguments = function.args.posonlyargs + function.args.args
+    owners = {arguments[0].arg} & {"self", "cls"} if arguments else set()
+    assigned: dict[str, list[ast.expr | None]] = {}
+    for node in own_nodes(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(node.value if target is name else None)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and isinstance(node.target, ast.Name):
+            assigned.setdefault(node.target.id, []).extend([None, None])
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.With, ast.AsyncWith)):
+            bound: list[ast.expr] = (
+                [node.target] if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension))
+                else [item.optional_vars for item in node.items if item.optional_vars is not None]
+            )
+            for name in (n for each in bound for n in ast.walk(each)):
+                if isinstance(name, ast.Name):
+                    assigned.setdefault(name.id, []).extend([None, None])  # a loop variable or a managed value
+
+    def plain(expr: ast.expr, depth: int) -> bool:
+        if isinstance(expr, ast.Constant):
+            return True
+        if isinstance(expr, ast.Name):
+            values = assigned.get(expr.id)
+            if values is None:
+                return True  # a parameter, a global or a builtin, as given
+            value = values[0]
+            return len(values) == 1 and value is not None and depth < _PASS_THROUGH_DEPTH and plain(value, depth + 1)
+        if isinstance(expr, ast.Attribute):
+            root = expr.value
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in owners:
+                return False  # the object's state: set up, maybe derived, elsewhere
+            return plain(expr.value, depth)
+        if isinstance(expr, ast.Subscript):
+            return isinstance(expr.slice, ast.Constant) and plain(expr.value, depth)
+        if isinstance(expr, ast.Starred):
+            return plain(expr.value, depth)
+        if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+            return all(plain(element, depth) for element in expr.elts)
+        if isinstance(expr, ast.Dict):
+            return all(plain(part, depth) for part in [*expr.values, *(k for k in expr.keys if k is not None)])
+        return False
+
+    return all(plain(arg, 0) for arg in [*call.args, *(keyword.value for keyword in call.keywords)])
 
 
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
@@ -948,8 +1075,10 @@ def _conditional_calls(function: FunctionNode, calls: list[ast.Call]) -> frozens
     """The ids of those of ``calls`` (in ``function``'s own body) that run on
     some paths only: in an arm of an ``if``, a conditional expression or a
     ``match``, a loop body, an ``except`` or ``else`` arm, a later operand of
-    ``and``/``or``, a comprehension, or after an ``if`` whose arm ends in
-    ``return``/``raise``/``continue``/``break`` earlier in an enclosing block."""
+    ``and``/``or``, a comprehension, after an ``if`` whose arm ends in
+    ``return``/``raise``/``continue``/``break`` earlier in an enclosing block,
+    or after the first statement of a ``try`` with a handler that does not
+    re-raise (an earlier statement failing skips it)."""
     wanted = {id(call) for call in calls}
     found: set[int] = set()
 
@@ -995,7 +1124,11 @@ def _conditional_calls(function: FunctionNode, calls: list[ast.Call]) -> frozens
             block(statement.body, True)
             block(statement.orelse, True)
         elif isinstance(statement, _TRY_STATEMENTS):
-            block(statement.body, conditional)
+            if statement.body and any(not _reraises(handler) for handler in statement.handlers):
+                one(statement.body[0], conditional)  # what follows runs only if it did not raise
+                block(statement.body[1:], True)
+            else:
+                block(statement.body, conditional)
             for handler in statement.handlers:
                 block(handler.body, True)
             block(statement.orelse, True)
@@ -1013,6 +1146,10 @@ def _conditional_calls(function: FunctionNode, calls: list[ast.Call]) -> frozens
 
     block(list(function.body), False)
     return frozenset(found)
+
+
+def _reraises(handler: ast.ExceptHandler) -> bool:
+    return bool(handler.body) and isinstance(handler.body[-1], ast.Raise)
 
 
 def _enclosing_handler(caller: Caller, call: ast.Call, exception: str) -> ast.ExceptHandler | None:

@@ -39,6 +39,8 @@ MONKEYPATCH_ROOT: Api = "monkeypatch"  # ... and through a MonkeyPatch object wi
 MOCK_CLASSES = frozenset(
     {"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock", "AsyncMock", "PropertyMock"}
 )
+NON_CALLABLE_MOCKS = frozenset({"NonCallableMock", "NonCallableMagicMock"})  # calling one fails the test
+NEW_CALLABLE = "new_callable"  # patch(..., new_callable=NonCallableMock)
 VALUE_MOCK_CLASSES = frozenset({"PropertyMock"})  # stands for a property's value, not for an object
 
 

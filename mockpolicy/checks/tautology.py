@@ -12,8 +12,8 @@ from mockpolicy.findings import Finding
 from mockpolicy.functions import dotted_parts
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import Context, MockSite, root_key
-from mockpolicy.symbols import Kind
-from mockpolicy.telling import Reach, calls_only_conditionally, reach_of
+from mockpolicy.symbols import Kind, Value
+from mockpolicy.telling import Reach, calls_unconditionally, reach_of
 from mockpolicy.vocabulary import (
     ASSERT_METHODS,
     ASSERTING_CONTEXTS,
@@ -24,6 +24,8 @@ from mockpolicy.vocabulary import (
     MOCK_ROOTS,
     NEGATIVE_ASSERT_METHODS,
     NEUTRAL_MOCK_ATTRIBUTES,
+    NEW_CALLABLE,
+    NON_CALLABLE_MOCKS,
     RETURN_VALUE,
     SIDE_EFFECT,
     TEST_PREFIX,
@@ -60,8 +62,9 @@ def _first_party_mocks(analysis: Analysis, context: Context, expr: ast.expr) -> 
 def _assertions(analysis: Analysis, context: Context) -> Iterator[tuple[ast.AST, list[MockSite]]]:
     """Every assertion of a test, each with the first-party mocks whose calls it
     is all about (empty for an assertion on anything else). Context managers
-    that expect an exception, and calls of helpers of the test module that
-    assert, are assertions on something else."""
+    that expect an exception, patches with a ``NonCallableMock`` (that fail
+    when called), and calls of helpers of the test module that assert, are
+    assertions on something else."""
     for node in context.asserts:
         yield node, _inspected(analysis, context, node.test)[1]
     for statement in context.statements:
@@ -70,6 +73,9 @@ def _assertions(analysis: Analysis, context: Context) -> Iterator[tuple[ast.AST,
                 manager = item.context_expr
                 if isinstance(manager, ast.Call) and _expects_exception(manager):
                     yield manager, []
+    for call in context.calls:  # patch(..., new_callable=NonCallableMock): "this is never called"
+        if any(kw.arg == NEW_CALLABLE and callee_name(kw.value) in NON_CALLABLE_MOCKS for kw in call.keywords):
+            yield call, []
     helpers = _asserting_helpers(analysis)
     for call in context.calls:
         name = callee_name(call)
@@ -319,10 +325,17 @@ def _asserts_a_count(node: ast.AST) -> bool:
     return any(isinstance(child, ast.Attribute) and _reads_count(child) for child in ast.walk(node))
 
 
-def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[MockSite]] | None:
-    """The first assertion and the mocks involved, when every assertion of the
-    test only checks calls of first-party mocks, none of them a decision that
-    depends on the test's input; else None."""
+@dataclass(frozen=True)
+class _Verdict:
+    first: ast.AST  # the test's first assertion
+    mocks: list[MockSite]  # the first-party mocks it asserts calls of
+    calls_them_itself: bool  # the test calls every one of the mocked functions itself
+
+
+def _tautological(analysis: Analysis, context: Context) -> _Verdict | None:
+    """The verdict on a test whose every assertion only checks calls of
+    first-party mocks, none of them a decision that depends on the test's
+    input, each call seen made on every path; else None."""
     first: ast.AST | None = None
     mocks: list[MockSite] = []
     chosen = _chosen_by_input(context)
@@ -339,25 +352,52 @@ def _tautological(analysis: Analysis, context: Context) -> tuple[ast.AST, list[M
         mocks.extend(sites)
         if first is None or _position(node) < _position(first):
             first = node
-    if first is None or _guarded_by_the_code(analysis, context, mocks):
+    if first is None:
         return None
-    return first, mocks
+    seen = _seen_unconditional(analysis, context, mocks, nodes)
+    return None if seen is None else _Verdict(first, mocks, seen)
 
 
-def _guarded_by_the_code(analysis: Analysis, context: Context, mocks: list[MockSite]) -> bool:
-    """Whether the code under test calls one of the asserted mocks' functions
-    only on some paths (``calls_only_conditionally``): asserting that it was
-    called checks the guard or the dispatch around the call."""
+def _seen_unconditional(
+    analysis: Analysis, context: Context, mocks: list[MockSite], assertions: list[ast.AST],
+) -> bool | None:
+    """Whether, for every asserted mock of a project function, the engine sees
+    the test make the call on every path: the test calls the mocked function
+    itself (then True), or ``calls_unconditionally`` holds (then False).
+    Without that evidence (None) a guard, a loop or a decorator the engine
+    cannot see may decide the call, and the assertion may check that decision."""
     reach: Reach | None = None
+    itself = True
+    scope = analysis.module.scope(context)
+    arguments_matter = any(_checks_arguments(node) for node in assertions)
     for site in mocks:
         for target in analysis.first_party_targets(site):
             function = target.value
             if function.kind is not Kind.FUNCTION or function.function is None:
+                return None
+            short = function.qualname.rpartition(".")[2]
+            if any(
+                callee_name(call) == short and _same_function(analysis.resolver.evaluate(call.func, scope), function)
+                for call in context.calls
+            ):
                 continue
+            itself = False
             reach = reach_of(analysis, context, {}) if reach is None else reach
-            if calls_only_conditionally(analysis, function, reach):
-                return True
-    return False
+            if not calls_unconditionally(analysis, function, reach, arguments_matter):
+                return None
+    return itself
+
+
+def _checks_arguments(node: ast.AST) -> bool:
+    """Whether a call assertion checks an argument (anything but ``mock.ANY``)."""
+    return any(
+        not (isinstance(expected, (ast.Attribute, ast.Name)) and callee_name(expected) in NEUTRAL_MOCK_ATTRIBUTES)
+        for expected in _expected_arguments(node)
+    )
+
+
+def _same_function(value: Value, function: Value) -> bool:
+    return value.kind is Kind.FUNCTION and (value.module, value.qualname) == (function.module, function.qualname)
 
 
 def _position(node: ast.AST) -> tuple[int, int]:
@@ -372,18 +412,22 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         if not module.has_bound_mocks(context):
             continue
         verdict = _tautological(analysis, context)
-        if verdict is not None:
-            first, mocks = verdict
-            names = sorted({analysis.first_party_targets(site)[0].text for site in mocks})
-            shown = ", ".join(f"'{name}'" for name in names[:3]) + (" ..." if len(names) > 3 else "")
-            yield analysis.finding(
-                first,
-                TAUTOLOGICAL_ASSERTION.symbol,
+        if verdict is None:
+            continue
+        names = sorted({analysis.first_party_targets(site)[0].text for site in verdict.mocks})
+        shown = ", ".join(f"'{name}'" for name in names[:3]) + (" ..." if len(names) > 3 else "")
+        if verdict.calls_them_itself:
+            message = (
+                f"'{context.name}' calls the first-party code it mocked ({shown}) itself and only asserts "
+                "those calls: no real code runs. Call the real code and assert on its result instead."
+            )
+        else:
+            message = (
                 f"'{context.name}' only asserts calls on mocks of first-party code ({shown}): it "
                 "passes whatever the real code does. Assert on an observable result of the real "
-                "code instead.",
-                context.qualname,
+                "code instead."
             )
+        yield analysis.finding(verdict.first, TAUTOLOGICAL_ASSERTION.symbol, message, context.qualname)
 
 
 FAMILY = Family("tautology", (TAUTOLOGICAL_ASSERTION,), check, MOCK_WORDS)

@@ -66,3 +66,18 @@ def test_caller_reached_only_through_a_mocked_function(set_power, reboot_all):
 def test_raises_into_a_handler_that_sets_the_result(probe):
     # the handler sets state = None, which takes `if state is None`: only the else arm is withheld
     assert power.read_state({}) == "unknown"
+
+
+from unittest import mock  # noqa: E402
+
+from shopfp import vault  # noqa: E402
+
+
+@mock.patch.object(vault, "is_sealed", return_value=True, autospec=True)  # `patch` here names no method Records.patch
+def test_mocking_words_name_no_caller(sealed):
+    assert vault.listing("x") == ["x"]
+
+
+@mock.patch.object(vault, "is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
+def test_caller_named_like_a_mocking_word(sealed):
+    assert vault.Records().patch("x") == "sealed"

@@ -37,3 +37,11 @@ class Worker(threading.Thread):
 
     def work(self):
         return run("w")
+
+
+def assign():
+    return helper()
+
+
+def reload(order_id):
+    return Storage().load(order_id)
