@@ -165,9 +165,30 @@ _MONKEYPATCH_FORMS = [
     Callee("monkeypatch.delenv", "delenv", attribute=Param(0, "name"), allow_missing=_NOT_RAISING, site=False),
 ]
 
+_KEYWORD_ONLY = 1_000  # the position of a parameter passed only by keyword (``**kwargs`` handed on)
+
+
+def _fixtures_forms(module: str) -> list[Callee]:
+    """The ``fixtures`` package's mock fixtures (``self.useFixture(fixtures.MockPatch(...))``),
+    which hand their keywords to ``mock.patch`` and stop the patch at clean-up."""
+    spec, autospec = Param(_KEYWORD_ONLY, "spec"), Param(_KEYWORD_ONLY, "autospec")
+    return [
+        Callee(f"{module}.MockPatch", "patch", target=Param(0, "obj"), new=Param(1, "new"),
+               spec=spec, autospec=autospec, allow_missing=_CREATE),
+        Callee(f"{module}.MockPatchObject", "patch.object", target=Param(0, "obj"), attribute=Param(1, "attr"),
+               new=Param(2, "new"), spec=spec, autospec=autospec, allow_missing=_CREATE),
+        Callee(f"{module}.MockPatchMultiple", "patch.multiple", target=Param(0, "obj"), spec=spec,
+               autospec=autospec, allow_missing=_CREATE,
+               own_keywords=frozenset({"obj", "spec", "create", "spec_set", "autospec", "new_callable"})),
+    ]
+
+
 CALLEES: Mapping[str, Callee] = {
     callee.name: callee
-    for callee in (*_mock_forms(MOCK_MODULE), *_mock_forms(MOCKER_ROOT), *_MONKEYPATCH_FORMS)
+    for callee in (
+        *_mock_forms(MOCK_MODULE), *_mock_forms(MOCKER_ROOT), *_MONKEYPATCH_FORMS,
+        *_fixtures_forms("fixtures"), *_fixtures_forms("fixtures._fixtures.mockpatch"),
+    )
 }
 """Every mocking callable, by canonical name."""
 

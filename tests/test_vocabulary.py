@@ -86,7 +86,9 @@ def test_monkeypatch_signatures(name: str) -> None:
 
 def test_mocker_forms_mirror_unittest_mock() -> None:
     mocker = {n.partition(".")[2]: c for n, c in CALLEES.items() if c.api == "mocker"}
-    unittest_forms = {n.removeprefix("unittest.mock."): c for n, c in CALLEES.items() if c.api == "unittest"}
+    unittest_forms = {
+        n.removeprefix("unittest.mock."): c for n, c in CALLEES.items() if n.startswith("unittest.mock.")
+    }
     assert mocker.keys() == unittest_forms.keys()
     for name, callee in mocker.items():
         twin = unittest_forms[name]
@@ -220,3 +222,17 @@ def test_arguments_by_position_or_keyword() -> None:
     assert isinstance(raising, ast.Call)
     assert setattr_callee.missing_allowed_by(raising) == "raising=False"
     assert setattr_callee.missing_allowed_by(call) is None
+
+
+def test_the_fixtures_packages_mock_fixtures_take_patchs_arguments() -> None:
+    """``fixtures.MockPatch(obj, new=DEFAULT, **kwargs)`` and its kin hand
+    ``**kwargs`` to ``mock.patch``: spec and autospec only by keyword."""
+    fixtures = pytest.importorskip("fixtures")
+    for name in ("MockPatch", "MockPatchObject", "MockPatchMultiple"):
+        callee = CALLEES[f"fixtures.{name}"]
+        parameters = list(inspect.signature(getattr(fixtures, name)).parameters)
+        for role in ("target", "attribute", "new"):
+            param = callee.parameter(role)  # type: ignore[arg-type]
+            if param is not None:
+                assert parameters[param.position] == param.keyword, (name, role)
+        assert callee.api == "unittest" and not callee.patcher  # the fixture stops the patch at clean-up

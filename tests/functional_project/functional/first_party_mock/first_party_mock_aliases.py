@@ -29,3 +29,18 @@ def test_module_and_package_mockers(module_mocker, package_mocker):
     module_mocker.patch.object(jobs.Runner, "claim")  # [first-party-mock]
     built = package_mocker.MagicMock(spec=Storage)  # [first-party-mock]
     built.save.assert_called_once_with()
+
+
+import fixtures  # noqa: E402  (the `fixtures` package's mock fixtures, as OpenStack suites use them)
+import testtools  # noqa: E402
+
+
+class TestMockFixtures(testtools.TestCase):
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.MockPatch("shopfp.jobs.run"))  # [first-party-mock]
+        self.useFixture(fixtures.MockPatchObject(jobs.Runner, "claim", return_value=2))  # [first-party-mock]
+        self.useFixture(fixtures.MockPatch("time.sleep"))
+
+    def test_uses_them(self):
+        assert jobs.Runner().claim() == 2
