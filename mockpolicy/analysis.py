@@ -26,7 +26,7 @@ from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import Context, MockSite, Target, TestModule
 from mockpolicy.source import SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
-from mockpolicy.symbols import Kind, Value
+from mockpolicy.symbols import ClassInfo, Kind, Value
 from mockpolicy.vocabulary import SETUP_NAMES, is_fixture
 
 
@@ -174,18 +174,69 @@ class Analysis:
         return any(text in prefixes for set_up in set_ups for _, _, text in self._replaced.get(id(set_up), ()))
 
     def _real_swap(self, site: MockSite, target: Target) -> bool:
-        """Whether ``target``, a first-party object, is replaced by a real object
-        of the project (``patch("pkg.plugin.MANAGER", Plugin())``): isolation,
-        with nothing faked. A mock, a lambda, a constant, or an object of a class
-        the tests define is a stand-in."""
-        if target.replacement is None or target.value.kind is not Kind.INSTANCE:
+        """Whether ``target``, a first-party object, is replaced by the real
+        thing in another form: a real object of the project
+        (``patch("pkg.plugin.MANAGER", Plugin())``), a function of the test that
+        calls the original it saved (a hand-written spy), or a subclass with
+        nothing in its body (``class Patchable(Queue): ...``).
+        A mock, a lambda, a constant, or a class or object the tests define
+        with code of their own is a stand-in."""
+        replacement = target.replacement
+        if replacement is None:
             return False
-        value = self.resolver.evaluate(target.replacement, self.module.scope(site.owner))
+        scope = self.module.scope(site.owner)
+        value = self.resolver.evaluate(replacement, scope)
         project = self.resolver.project
-        return (
-            value.kind is Kind.INSTANCE and value.cls is not None
-            and project.is_first_party(value.cls.module) and not project.is_test_code(value.cls.module)
+        if target.value.kind is Kind.INSTANCE:
+            return (
+                value.kind is Kind.INSTANCE and value.cls is not None
+                and project.is_first_party(value.cls.module) and not project.is_test_code(value.cls.module)
+            )
+        if target.value.kind is Kind.CLASS and value.kind is Kind.CLASS and value.cls is not None:
+            return self._bare_subclass(value.cls, target.value)
+        if target.value.kind is Kind.FUNCTION and isinstance(replacement, ast.Name):
+            return self._calls_the_original(site, replacement.id)
+        return False
+
+    def _bare_subclass(self, cls: ClassInfo, original: Value) -> bool:
+        """Whether ``cls`` subclasses ``original`` and defines nothing."""
+        if cls.members or cls.instance_attrs:
+            return False
+        scope = cls.bases_scope or self.resolver.module_scope(cls.module)
+        if scope is None:
+            return False
+        return any(
+            (base.module, base.qualname) == (original.module, original.qualname)
+            for base in (self.resolver.evaluate(expr, scope) for expr in cls.bases)
         )
+
+    def _calls_the_original(self, site: MockSite, name: str) -> bool:
+        """Whether the function ``name`` put in place by ``site`` (defined in the
+        code making the patch, else at the module's top level) calls, under a
+        name bound to it there or at the top level, the attribute ``site``
+        replaces (``readany = StreamReader.readany`` ... ``await readany(self)``),
+        and raises nothing itself (a wrapper injecting a failure is a fake)."""
+        original = _original_spellings(site)
+        if not original:
+            return False
+        top_level: list[ast.AST] = list(getattr(self.module.module.node, "body", []))
+        inside: list[ast.AST] = [] if site.owner.parent is None else list(ast.walk(site.owner.node))[1:]
+        for nodes in (inside, top_level):
+            functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+            if functions:
+                break
+        if len(functions) != 1:
+            return False  # none, or several of that name: which one runs is not plain
+        saved = {
+            target.id
+            for statement in [*nodes, *top_level] if isinstance(statement, ast.Assign)
+            and ast.unparse(statement.value) in original
+            for target in statement.targets if isinstance(target, ast.Name)
+        }
+        body = list(ast.walk(functions[0]))
+        return any(
+            isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in saved for call in body
+        ) and not any(isinstance(node, ast.Raise) for node in body)
 
     def function_named(self, dotted: str) -> Value | None:
         """The function or method ``dotted`` names, in the project or an installed
@@ -277,3 +328,19 @@ class Family:
 
 # Files without any of these words contain no mock site.
 MOCK_WORDS = re.compile(rb"mock|Mock|patch")
+
+
+def _original_spellings(site: MockSite) -> set[str]:
+    """How code spells the attribute ``site`` replaces: ``obj.name`` for
+    ``patch.object(obj, "name")``/``setattr(obj, "name", ...)``, the dotted
+    tails of ``patch("a.b.name")`` with two parts or more."""
+    entry = site.entry
+    target, attribute = entry.argument(site.call, "target"), entry.argument(site.call, "attribute")
+    if attribute is not None:
+        if target is None or not (isinstance(attribute, ast.Constant) and isinstance(attribute.value, str)):
+            return set()
+        return {f"{ast.unparse(target)}.{attribute.value}"}
+    if isinstance(target, ast.Constant) and isinstance(target.value, str):
+        parts = target.value.split(".")
+        return {".".join(parts[start:]) for start in range(len(parts) - 1)}
+    return set()

@@ -115,7 +115,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
     if candidates:
         unknown |= _configured_on_class_mocks(analysis)
-        raising, always_raising = _raising(analysis, configurations or {})
+        raising = _raising(analysis, configurations or {})
     reaches: dict[int, Reach] = {}
     words: dict[int, frozenset[str]] = {}
     for site, function, real, given, target in candidates:
@@ -136,23 +136,34 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         replaced = frozenset(
             other.qualname for owner_site, other in mocked if owner_site.owner is site.owner and owner_site is not site
         )
-        others = frozenset(raising.get(id(site.owner), set()) - given)
-        stoppers = frozenset(always_raising.get(id(site.owner), set()) - {function.qualname.rpartition(".")[2]})
+        others = frozenset(raising.by_test.get(id(site.owner), set()) - given)
+        name = function.qualname.rpartition(".")[2]
+        stoppers = frozenset(raising.always_by_test.get(id(site.owner), set()) - {name})
+        nearby = frozenset(
+            (other, exception) for other, exception in raising.by_unit.get(id(_unit(site.owner)), set()) if other != name
+        )
         withheld = told_apart(
             analysis, site, function, dotted, union, missing, reaches[id(site.owner)], replaced, others, stoppers,
+            nearby, _inherited_on(analysis, target, function),
         )
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
 
 
-def _raising(
-    analysis: Analysis, configurations: dict[int, Configuration],
-) -> tuple[dict[int, set[Outcome]], dict[int, set[str]]]:
-    """By test (the context owning the mocks): the exceptions its mocks raise,
-    whatever they replace, and the names of the attributes its mocks make
-    always raise (``patch.object(client, "validate", side_effect=Invalid)``)."""
-    raising: dict[int, set[Outcome]] = {}
-    always: dict[int, set[str]] = {}
+@dataclass
+class _Raising:
+    """What the file's mocks raise: by test (the context owning the mocks), the
+    exceptions its mocks raise whatever they replace, and the names of the
+    attributes its mocks make always raise; by test class (``_unit``), each
+    patched attribute's name with an exception it raises."""
+
+    by_test: dict[int, set[Outcome]] = field(default_factory=dict)
+    always_by_test: dict[int, set[str]] = field(default_factory=dict)
+    by_unit: dict[int, set[tuple[str, str]]] = field(default_factory=dict)
+
+
+def _raising(analysis: Analysis, configurations: dict[int, Configuration]) -> _Raising:
+    found = _Raising()
     for site in analysis.module.sites:
         configuration = configurations.get(id(site))
         if configuration is None or not configuration.side_effects:
@@ -163,11 +174,29 @@ def _raising(
         raised = {outcome for outcome in given if outcome.kind == "raises"}
         if not raised:
             continue
-        raising.setdefault(id(site.owner), set()).update(raised)
+        found.by_test.setdefault(id(site.owner), set()).update(raised)
         name = _patched_name(site)
-        if name and raised == given and not configuration.returns:
-            always.setdefault(id(site.owner), set()).add(name)
-    return raising, always
+        if not name:
+            continue
+        found.by_unit.setdefault(id(_unit(site.owner)), set()).update((name, o.value) for o in raised)
+        if raised == given and not configuration.returns:
+            found.always_by_test.setdefault(id(site.owner), set()).add(name)
+    return found
+
+
+def _inherited_on(analysis: Analysis, target: Target, function: Value) -> Value | None:
+    """The class a patch replaces an inherited method on (``patch.object(L7PolicyRepository,
+    "get")`` where ``get`` is ``BaseRepository.get``); None when the method is
+    the class's own, or the class is not known."""
+    if function.owner is None:
+        return None
+    base = target.base
+    if base is None and "." in target.text:
+        base = analysis.resolver.resolve_dotted(target.text.rpartition(".")[0])
+    if base is None or base.kind is not Kind.CLASS or base.cls is None:
+        return None
+    defining_class = function.qualname.rpartition(".")[0]
+    return None if f"{base.cls.module}.{base.cls.qualname}" == defining_class else base
 
 
 def _patched_name(site: MockSite) -> str:

@@ -38,6 +38,7 @@ from mockpolicy.vocabulary import (
     SITE_CALLEES,
     SPEC_ONLY_KEYWORDS,
     SPY_KEYWORD,
+    TEST_PREFIX,
     UNPACK_DECORATOR,
     Api,
     Callee,
@@ -718,7 +719,9 @@ class TestModule:
                 inner.injected = site.source_call is None
 
     def _bind_injected(self, context: Context, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        """Patch decorators pass their mocks as positional arguments, innermost first."""
+        """Patch decorators pass their mocks as positional arguments, innermost
+        first: to a test, first (pytest's fixtures come after them); to a helper
+        its callers hand arguments to, after those."""
         decorators = list(self._decorating.get(id(node), []))
         if context.class_info is not None and context.parent is not None:
             decorators += self._decorating.get(id(context.parent.node), [])
@@ -732,8 +735,11 @@ class TestModule:
             and site.entry.argument(site.call, "new") is None
         ]
         data = _positional_data(node)
-        if data is None:
-            params = params[max(0, len(params) - len(injecting)):]  # after the data, in the last ones
+        if data is None or (data == 0 and not node.name.startswith(TEST_PREFIX)):
+            # after the data, or after the arguments a helper's callers hand it: in the last positional ones
+            positional = len(node.args.posonlyargs) + len(node.args.args) - (context.self_name is not None)
+            params = params[:positional]
+            params = params[max(0, len(params) - len(injecting)):]
         else:
             params = params[data:]
         for param, site in zip(params, injecting):

@@ -33,7 +33,7 @@ from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.source import SourceError, python_lines, read_source, segment
-from mockpolicy.symbols import UNKNOWN, Binding, Kind, ModuleInfo, Value
+from mockpolicy.symbols import UNKNOWN, Binding, ClassInfo, Kind, ModuleInfo, Value
 from mockpolicy.vocabulary import (
     ALWAYS_SKIP_MARKERS,
     AUTOUSE_KEYWORD,
@@ -89,6 +89,8 @@ class Caller:
     function: FunctionNode
     calls: list[ast.Call]
     lines: list[str]  # the module's lines, for conditions as written
+    module: ModuleInfo | None = field(default=None, compare=False)  # where it is defined
+    owner: str = ""  # its class (dotted), if a method
 
     @functools.cached_property
     def tries(self) -> dict[int, tuple[ast.Try, ...]]:
@@ -348,11 +350,11 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
             ]
             lines = _lines(analysis, path, text)
             if hits:
-                found.append(Caller(qualname, node, hits, lines))
+                found.append(Caller(qualname, node, hits, lines, info, owner))
             if hits and not maybe:
                 widened.append(found[-1])
             elif maybe:
-                widened.append(Caller(qualname, node, [*hits, *maybe], lines))
+                widened.append(Caller(qualname, node, [*hits, *maybe], lines, info, owner))
     return found, widened
 
 
@@ -550,6 +552,7 @@ def told_apart(
     analysis: Analysis, site: MockSite, function: Value, dotted: frozenset[str],
     given: frozenset[Outcome], missing: list[Outcome], reach: Reach, replaced: frozenset[str] = frozenset(),
     raised_by_others: frozenset[Outcome] = frozenset(), always_raising: frozenset[str] = frozenset(),
+    raised_nearby: frozenset[tuple[str, str]] = frozenset(), patched_on: Value | None = None,
 ) -> list[Withheld]:
     """The arms of first-party code that only the ``missing`` outcomes would take,
     each with those outcomes; empty when the code under test cannot tell them apart.
@@ -557,7 +560,12 @@ def told_apart(
     a handler that catches an exception another mock of the test raises
     (``raised_by_others``) may be taken by it, so is no arm withheld; a condition
     after a call the caller always makes of a function another mock of the test
-    makes always raise (``always_raising``, by name) is never reached."""
+    makes always raise (``always_raising``, by name) is never reached; a handler
+    whose ``try`` calls a function (by name) that a mock of a sibling test raises
+    a caught exception from (``raised_nearby``: name, exception) is taken there.
+    A method inherited by the class the patch replaces it on (``patched_on``)
+    is replaced for that class and its subclasses only: calls on other
+    subclasses of the defining class keep the real method."""
     found: dict[Arm, Withheld] = {}
 
     def add(arm: Arm, outcome: Outcome) -> None:
@@ -571,6 +579,11 @@ def told_apart(
     for caller in callers(analysis, function, dotted):
         if caller.qualname in skipped:
             continue  # the mocked function calling itself, or a caller mocked too: its body does not run
+        if patched_on is not None:
+            on_class = _calls_on(analysis, caller, patched_on)
+            if on_class is None:
+                continue
+            caller = on_class
         if not _reached(analysis, caller, reach, function, 0, skipped):
             continue  # no path from the test to this caller that we can see
         if values:
@@ -585,9 +598,57 @@ def told_apart(
                         add(Arm(caller.qualname, side, text), outcome)
         for outcome in exceptions:
             caught = [o for o in given if o.kind == "raises"] + sorted(raised_by_others)
-            for arm in _handlers(analysis, caller, outcome.value, caught, reach, function, 0, skipped):
+            for arm in _handlers(
+                analysis, caller, outcome.value, caught, reach, function, 0, skipped, raised_nearby,
+            ):
                 add(arm, outcome)
     return sorted(found.values(), key=lambda w: w.arm)
+
+
+_ANCESTRY_DEPTH = 8  # how many bases up a class's ancestry is followed
+
+
+def _calls_on(analysis: Analysis, caller: Caller, cls: Value) -> Caller | None:
+    """``caller`` with only its calls made on ``cls`` or a subclass of it
+    (``self.l7policy_repo.get``, not ``self.amphora_repo.get`` where both
+    inherit ``get``); None when none is."""
+    if caller.module is None:
+        return caller
+    resolver = analysis.resolver
+    owner = resolver.resolve_dotted(caller.owner).cls if caller.owner else None
+    try:
+        scope = resolver.function_scope(caller.function, caller.module, owner)
+        receivers = [
+            resolver.evaluate(call.func.value, scope) if isinstance(call.func, ast.Attribute) else UNKNOWN
+            for call in caller.calls
+        ]
+    except RecursionError:
+        return caller
+    kept = [
+        call for call, receiver in zip(caller.calls, receivers)
+        if receiver.cls is None or _inherits(analysis, receiver.cls, cls, 0)
+    ]
+    if not kept:
+        return None
+    return caller if len(kept) == len(caller.calls) else Caller(
+        caller.qualname, caller.function, kept, caller.lines, caller.module, caller.owner,
+    )
+
+
+def _inherits(analysis: Analysis, cls: ClassInfo, ancestor: Value, depth: int) -> bool:
+    """Whether ``cls`` is ``ancestor`` or has it among its bases (followed ``_ANCESTRY_DEPTH`` deep)."""
+    if ancestor.cls is None or (cls.module, cls.qualname) == (ancestor.cls.module, ancestor.cls.qualname):
+        return True
+    if depth >= _ANCESTRY_DEPTH:
+        return True  # too deep to tell: keep the call
+    scope = cls.bases_scope or analysis.resolver.module_scope(cls.module)
+    if scope is None:
+        return True
+    for base in cls.bases:
+        value = analysis.resolver.evaluate(base, scope)
+        if value.cls is None or _inherits(analysis, value.cls, ancestor, depth + 1):
+            return True  # an unknown base may be it
+    return False
 
 
 def _raised_before(caller: Caller, condition: ast.If | ast.While, always_raising: frozenset[str]) -> bool:
@@ -917,10 +978,13 @@ def _hashable(value: object) -> bool:
 def _handlers(
     analysis: Analysis, caller: Caller, exception: str, given: list[Outcome],
     reach: Reach, function: Value, depth: int, skipped: frozenset[str],
+    nearby: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[Arm]:
     """The first-party handlers that catch ``exception`` raised at ``calls`` in
     ``caller``, or further up when it propagates (up to ``_CALLER_DEPTH`` calls),
-    minus those an exception the mocks do raise (``given``) already takes.
+    minus those an exception the mocks do raise (``given``) already takes, and
+    those whose ``try`` calls a function that raises a caught exception in a
+    sibling test (``nearby``: the function's name, the exception).
     Functions in ``skipped`` (the mocked function, and others the test mocks)
     do not run, so the search does not climb through them."""
     found: list[Arm] = []
@@ -932,6 +996,8 @@ def _handlers(
             continue
         if any(_enclosing_handler(caller, call, o.value) is handler for o in given):
             continue  # the mock's own exception (or another mock's) takes this handler already
+        if nearby and _taken_nearby(caller, call, handler, nearby):
+            continue
         names = [ast.unparse(handler.type)] if handler.type is not None else []
         text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
         arm = Arm(caller.qualname, "except", text)
@@ -943,10 +1009,23 @@ def _handlers(
             for upper in callers(analysis, value, frozenset({caller.qualname})):
                 if upper.qualname in skipped or not _reached(analysis, upper, reach, function, depth + 1, skipped):
                     continue
-                for arm in _handlers(analysis, upper, exception, given, reach, function, depth + 1, skipped):
+                for arm in _handlers(analysis, upper, exception, given, reach, function, depth + 1, skipped, nearby):
                     if arm not in found:
                         found.append(arm)
     return found
+
+
+def _taken_nearby(
+    caller: Caller, call: ast.Call, handler: ast.ExceptHandler, nearby: frozenset[tuple[str, str]],
+) -> bool:
+    """Whether the ``try`` that ``handler`` belongs to calls, in its body, a
+    function named in ``nearby`` whose exception ``handler`` catches."""
+    owner = next((statement for statement in caller.tries.get(id(call), ()) if handler in statement.handlers), None)
+    if owner is None:
+        return False
+    called = {callee_name(node) for statement in owner.body for node in ast.walk(statement) if isinstance(node, ast.Call)}
+    caught = _caught_names(handler)
+    return any(name in called and any(_catches(c, exception) for c in caught) for name, exception in nearby)
 
 
 def _handled_values(caller: Caller, given: frozenset[Outcome], reads: set[str | int]) -> list[Outcome]:

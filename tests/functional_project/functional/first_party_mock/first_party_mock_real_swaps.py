@@ -52,3 +52,37 @@ def test_side_effect_that_is_the_patched_function_itself():
         pass
     with mock.patch.object(real, "save", side_effect=real.load, autospec=True):  # [first-party-mock]
         pass
+
+
+class PatchableStorage(Storage):
+    """Only a new name for the real class, so one module's use of it can be patched."""
+
+
+def test_a_bare_subclass_is_the_real_class(monkeypatch):
+    monkeypatch.setattr(storage, "Storage", PatchableStorage)
+    with mock.patch("shopfp.storage.Storage", FakeStorage):  # [first-party-mock]
+        pass
+
+
+def test_a_wrapper_calling_the_saved_original(monkeypatch):
+    seen = []
+    original_save = Storage.save
+
+    def recording_save(self, order_id, total):
+        seen.append(order_id)
+        return original_save(self, order_id, total)
+
+    def failing_save(self, order_id, total):
+        if order_id == "x":
+            raise ValueError(order_id)
+        return original_save(self, order_id, total)
+
+    def replacement_save(self, order_id, total):
+        return order_id
+
+    monkeypatch.setattr(Storage, "save", recording_save)
+    with mock.patch.object(Storage, "save", failing_save):  # [first-party-mock]
+        pass
+    with mock.patch("shopfp.storage.Storage.save", replacement_save):  # [first-party-mock]
+        pass
+    assert Storage().save("a", 1) == "a" and seen == ["a"]

@@ -27,3 +27,40 @@ def test_condition_after_a_call_that_raises(mocker):
 def test_condition_reached(mocker):
     mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
     assert vault.store("x") == "kept"
+
+
+class TestSiblingRaisesInTheSameTry:
+    def test_opened(self, mocker):
+        mocker.patch("shopfp.vault.unlock", return_value="k", autospec=True)  # the sibling's is_sealed takes the handler
+        assert vault.open_box("x") == "opened"
+
+    def test_refused(self, mocker):
+        mocker.patch("shopfp.vault.is_sealed", side_effect=vault.VaultError, autospec=True)
+        assert vault.open_box("x") == "refused"
+
+
+class TestSiblingRaisesOutsideTheTry:
+    def test_opened(self, mocker):
+        mocker.patch("shopfp.vault.unlock", return_value="k", autospec=True)  # [undocumented-partial-mock]
+        assert vault.open_and_audit("x") == "k"
+
+    def test_audit_fails(self, mocker):
+        mocker.patch("shopfp.vault.audit", side_effect=vault.VaultError, autospec=True)
+        with pytest.raises(vault.VaultError):
+            vault.open_and_audit("x")
+
+
+import unittest  # noqa: E402
+from unittest import mock  # noqa: E402
+
+
+class TestHelperTakingPatches(unittest.TestCase):
+    @mock.patch("shopfp.vault.unlock", autospec=True)  # its mock comes after the helper's own arguments
+    @mock.patch("shopfp.vault.is_sealed", autospec=True)
+    def _check(self, name, expected, sealed, unlock):
+        unlock.return_value = name
+        sealed.side_effect = vault.VaultError
+        self.assertEqual(vault.open_box(name), expected)
+
+    def test_refused(self):
+        self._check("x", "refused")

@@ -81,3 +81,13 @@ def test_mocking_words_name_no_caller(sealed):
 @mock.patch.object(vault, "is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
 def test_caller_named_like_a_mocking_word(sealed):
     assert vault.Records().patch("x") == "sealed"
+
+
+@mock.patch.object(vault.Shelf, "fetch", return_value="k", autospec=True)  # Drawer's fetch stays real
+def test_inherited_method_patched_on_one_subclass(fetch):
+    assert vault.from_drawer("x") == "x"
+
+
+@mock.patch.object(vault.Shelf, "fetch", return_value="k", autospec=True)  # [undocumented-partial-mock]
+def test_inherited_method_called_on_the_patched_subclass(fetch):
+    assert vault.from_shelf("x") == "k"
