@@ -139,13 +139,16 @@ class Analysis:
         return self.subclasses
 
     def first_party_targets(self, site: MockSite) -> list[Target]:
-        """The targets of ``site`` that are the project's own code, replaced by a
-        stand-in (not by another real object of the project)."""
+        """The targets of ``site`` that are the project's own code under test
+        (not its tests' fakes and helpers), replaced by a stand-in (not by
+        another real object of the project)."""
         key = id(site)
         if key not in self.first_party:
+            is_test_code = self.resolver.project.is_test_code
             self.first_party[key] = [] if site.is_spy else [
                 t for t in site.targets
-                if self.resolver.is_first_party(t.value) and not self._real_swap(site, t) and not self.on_a_mock(site, t)
+                if self.resolver.is_first_party(t.value) and not is_test_code(t.value.module)
+                and not self._real_swap(site, t) and not self.on_a_mock(site, t)
             ]
         return self.first_party[key]
 

@@ -138,7 +138,9 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         )
         others = frozenset(raising.by_test.get(id(site.owner), set()) - given)
         name = function.qualname.rpartition(".")[2]
-        stoppers = frozenset(raising.always_by_test.get(id(site.owner), set()) - {name})
+        stoppers = frozenset(
+            (other, answer) for other, answer in raising.always_by_test.get(id(site.owner), set()) if other != name
+        )
         nearby = frozenset(
             (other, exception) for other, exception in raising.by_unit.get(id(_unit(site.owner)), set()) if other != name
         )
@@ -152,13 +154,14 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
 
 @dataclass
 class _Raising:
-    """What the file's mocks raise: by test (the context owning the mocks), the
-    exceptions its mocks raise whatever they replace, and the names of the
-    attributes its mocks make always raise; by test class (``_unit``), each
-    patched attribute's name with an exception it raises."""
+    """What the file's mocks give: by test (the context owning the mocks), the
+    exceptions its mocks raise whatever they replace, and the one outcome of
+    each attribute (by name) its mocks make always raise or always return the
+    same literal; by test class (``_unit``), each patched attribute's name with
+    an exception it raises."""
 
     by_test: dict[int, set[Outcome]] = field(default_factory=dict)
-    always_by_test: dict[int, set[str]] = field(default_factory=dict)
+    always_by_test: dict[int, set[tuple[str, Outcome]]] = field(default_factory=dict)
     by_unit: dict[int, set[tuple[str, str]]] = field(default_factory=dict)
 
 
@@ -166,7 +169,14 @@ def _raising(analysis: Analysis, configurations: dict[int, Configuration]) -> _R
     found = _Raising()
     for site in analysis.module.sites:
         configuration = configurations.get(id(site))
-        if configuration is None or not configuration.side_effects:
+        if configuration is None:
+            continue
+        name = _patched_name(site)
+        if name and len(configuration.returns) == 1 and not configuration.side_effects:
+            answer = fixed_outcome(configuration.returns[0])
+            if answer != VALUE:
+                found.always_by_test.setdefault(id(site.owner), set()).add((name, answer))
+        if not configuration.side_effects:
             continue
         given: set[Outcome] = set()
         for effect in configuration.side_effects:
@@ -175,12 +185,11 @@ def _raising(analysis: Analysis, configurations: dict[int, Configuration]) -> _R
         if not raised:
             continue
         found.by_test.setdefault(id(site.owner), set()).update(raised)
-        name = _patched_name(site)
         if not name:
             continue
         found.by_unit.setdefault(id(_unit(site.owner)), set()).update((name, o.value) for o in raised)
         if raised == given and not configuration.returns:
-            found.always_by_test.setdefault(id(site.owner), set()).add(name)
+            found.always_by_test.setdefault(id(site.owner), set()).add((name, min(raised)))
     return found
 
 

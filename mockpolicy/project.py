@@ -506,22 +506,36 @@ def _detect_first_party(
         name for name in _declared_names(root, pyproject, setup_cfg)
         if _exists_as_module(name, source_roots)
     ]
-    if declared:
-        return frozenset(declared)
     test_dirs = {p.resolve() for p in test_paths if p.resolve() != root}
+    if declared:
+        # A src layout holds only the project's code: its other packages are the
+        # project's too (pytest's src/ holds the `pytest` it declares and `_pytest`).
+        beside = {
+            name for src in source_roots if src != root and any(_exists_as_module(n, (src,)) for n in declared)
+            for name in _packages_in(src, root, test_dirs, private=True)
+        }
+        return frozenset({*declared, *beside})
     found: set[str] = set()
     for src in source_roots:
         if not src.is_dir():
             continue
-        for child in sorted(src.iterdir()):
-            if child.name.startswith((".", "_")) or child.name in NOT_CODE_DIRS:
-                continue
-            if child.resolve() in test_dirs or child.name in TEST_DIR_NAMES:
-                continue
-            if _is_package_dir(child):
-                found.add(child.name)
-            elif src != root and child.suffix == ".py" and child.stem.isidentifier():
-                found.add(child.stem)
+        found = _packages_in(src, root, test_dirs, private=False)
         if found:
             break
     return frozenset(found)
+
+
+def _packages_in(src: Path, root: Path, test_dirs: set[Path], private: bool) -> set[str]:
+    """The packages (and, under a folder other than the root, the modules) in
+    ``src``; with ``private``, those whose name starts with one underscore too."""
+    found: set[str] = set()
+    for child in sorted(src.iterdir()):
+        if child.name.startswith((".", "__") if private else (".", "_")) or child.name in NOT_CODE_DIRS:
+            continue
+        if child.resolve() in test_dirs or child.name in TEST_DIR_NAMES:
+            continue
+        if _is_package_dir(child):
+            found.add(child.name)
+        elif src != root and child.suffix == ".py" and child.stem.isidentifier():
+            found.add(child.stem)
+    return found

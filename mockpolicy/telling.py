@@ -551,7 +551,7 @@ def _lines(analysis: Analysis, path: Path, text: str) -> list[str]:
 def told_apart(
     analysis: Analysis, site: MockSite, function: Value, dotted: frozenset[str],
     given: frozenset[Outcome], missing: list[Outcome], reach: Reach, replaced: frozenset[str] = frozenset(),
-    raised_by_others: frozenset[Outcome] = frozenset(), always_raising: frozenset[str] = frozenset(),
+    raised_by_others: frozenset[Outcome] = frozenset(), fixed_answers: frozenset[tuple[str, Outcome]] = frozenset(),
     raised_nearby: frozenset[tuple[str, str]] = frozenset(), patched_on: Value | None = None,
 ) -> list[Withheld]:
     """The arms of first-party code that only the ``missing`` outcomes would take,
@@ -559,8 +559,9 @@ def told_apart(
     Callers in ``replaced`` (mocked by the same test) do not run, so have no arms;
     a handler that catches an exception another mock of the test raises
     (``raised_by_others``) may be taken by it, so is no arm withheld; a condition
-    after a call the caller always makes of a function another mock of the test
-    makes always raise (``always_raising``, by name) is never reached; a handler
+    after a statement that always leaves the caller, given what other mocks of
+    the test always answer (``fixed_answers``: a function's name, its one
+    outcome), is never reached (``_cut_off``); a handler
     whose ``try`` calls a function (by name) that a mock of a sibling test raises
     a caught exception from (``raised_nearby``: name, exception) is taken there.
     A method inherited by the class the patch replaces it on (``patched_on``)
@@ -588,7 +589,7 @@ def told_apart(
             continue  # no path from the test to this caller that we can see
         if values:
             for condition, reads, text in caller.conditions:
-                if _raised_before(caller, condition, always_raising):
+                if _cut_off(caller, condition, fixed_answers):
                     continue
                 taken: set[str] = set()
                 for outcome in [*given, *_handled_values(caller, given, reads)]:
@@ -651,12 +652,16 @@ def _inherits(analysis: Analysis, cls: ClassInfo, ancestor: Value, depth: int) -
     return False
 
 
-def _raised_before(caller: Caller, condition: ast.If | ast.While, always_raising: frozenset[str]) -> bool:
-    """Whether a simple statement before ``condition`` in its own block of
-    ``caller`` (``validate(spec)``, ``x = validate(spec)``) calls one of
-    ``always_raising``: the exception leaves before the test is read."""
-    if not always_raising:
+def _cut_off(caller: Caller, condition: ast.If | ast.While, answers: frozenset[tuple[str, Outcome]]) -> bool:
+    """Whether a statement before ``condition`` in its own block of ``caller``
+    always leaves, given ``answers`` (what other mocks of the test always give,
+    by the function's name): a simple statement calling one that raises
+    (``validate(spec)``), or a guard clause whose test reads one that returns
+    (``if not can_migrate(): return``, with ``can_migrate`` returning False)."""
+    if not answers:
         return False
+    raising = {name for name, outcome in answers if outcome.kind == "raises"}
+    returning = {name: outcome for name, outcome in answers if outcome.kind == "returns"}
     for block in _blocks(caller.function):
         if not any(statement is condition for statement in block):
             continue
@@ -664,10 +669,24 @@ def _raised_before(caller: Caller, condition: ast.If | ast.While, always_raising
             if statement is condition:
                 return False
             if isinstance(statement, _SIMPLE_STATEMENTS) and any(
-                isinstance(node, ast.Call) and callee_name(node) in always_raising for node in ast.walk(statement)
+                isinstance(node, ast.Call) and callee_name(node) in raising for node in ast.walk(statement)
             ):
                 return True
+            if isinstance(statement, ast.If) and _guard_taken(statement, returning):
+                return True
     return False
+
+
+def _guard_taken(statement: ast.If, returning: dict[str, Outcome]) -> bool:
+    """Whether the ``if`` reads one of ``returning`` and, with its answer,
+    takes an arm that ends in ``return``/``raise``/``continue``/``break``."""
+    calls = [node for node in ast.walk(statement.test) if isinstance(node, ast.Call) and callee_name(node) in returning]
+    names = {callee_name(call) for call in calls}
+    if len(names) != 1:
+        return False
+    arms = _arms(statement.test, {id(call) for call in calls}, returning[names.pop()])
+    exits = {arm for arm, body in (("if", statement.body), ("else", statement.orelse)) if body and isinstance(body[-1], _EXITS)}
+    return len(arms) == 1 and arms <= exits
 
 
 _SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
@@ -692,6 +711,8 @@ class Reach:
     imports: frozenset[str]
     # what the tests use, mock targets aside (``usage``), made when first needed
     used: Callable[[], Usage] = field(default=lambda: Usage(frozenset(), False), compare=False, hash=False)
+    # every name and attribute the test file reads, made when first needed
+    file_words: Callable[[], frozenset[str]] = field(default=frozenset, compare=False, hash=False)
     # _reached's answers for this test: (caller, the mocked function's class, depth, skipped) -> reached
     known: dict[tuple[str, str, int, frozenset[str]], bool] = field(default_factory=dict, compare=False, hash=False)
 
@@ -712,6 +733,7 @@ def reach_of(analysis: Analysis, context: Context, words: dict[int, frozenset[st
     return Reach(
         test_words(analysis, context, words), analysis.imports,
         functools.cache(functools.partial(usage, analysis, context)),
+        functools.cache(functools.partial(_words, analysis.module.module, words)),
     )
 
 
@@ -836,6 +858,8 @@ def _reaches(
         named = parts[-2] in used.names or owner in used.names
         if not named and name in CONTEXT_DUNDERS and used.enters:
             named = parts[-2] in reach.names or owner in reach.names
+    if named and caller.owner and not name.startswith("__"):
+        named = _class_named_in_file(analysis, caller.owner, reach)
     if named:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if reach.imported(value.module or caller.qualname.rpartition(".")[0]):
@@ -849,6 +873,19 @@ def _reaches(
         _reached(analysis, upper, reach, function, depth + 1, skipped)
         for upper in callers(analysis, value, frozenset({caller.qualname})) if upper.qualname not in skipped
     )
+
+
+def _class_named_in_file(analysis: Analysis, owner: str, reach: Reach) -> bool:
+    """Whether the test file names the class ``owner`` (dotted) or a known
+    subclass of it anywhere: a method name alone (``execute``, ``get``) is
+    shared by many classes of a module the file imports."""
+    words = reach.file_words()
+    if owner.rpartition(".")[2] in words:
+        return True
+    cls = analysis.resolver.resolve_dotted(owner).cls
+    if cls is None:
+        return True  # cannot tell
+    return any(sub.qualname.rpartition(".")[2] in words for sub in analysis.known_subclasses().of(cls))
 
 
 def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, set[str | int]]]:

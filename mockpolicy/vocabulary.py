@@ -255,6 +255,10 @@ MONKEYPATCH_FACTORIES = frozenset(
 TEST_PREFIX = "test"  # of test functions and methods (pytest's and unittest's default)
 ASSERTION_PREFIXES = ("assert", "fail")  # TestCase.assertEqual, .fail, pytest.fail, ...
 ASSERTING_CONTEXTS = frozenset({"raises", "warns"})  # pytest.raises(...), pytest.warns(...)
+# fixtures that take a snapshot of sys.modules before the test and restore it after
+SYS_MODULES_RESTORING_FIXTURES = frozenset({"pytester", "testdir"})
+# context managers that expect an exception from their block
+EXPECTING_CONTEXTS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
 
 UNITTEST_TEST_CASES = frozenset(
     {"unittest.TestCase", "unittest.case.TestCase", "unittest.IsolatedAsyncioTestCase",

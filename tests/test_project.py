@@ -41,12 +41,20 @@ def detect(root: Path, files: dict[str, str]) -> frozenset[str]:
         ({"setup.py": "from setuptools import setup\nsetup(name='sp')\n", "sp/__init__.py": ""}, {"sp"}),
         ({"pyproject.toml": "[project]\nname = 'unrelated'\n", "src/alpha/__init__.py": "", "src/beta.py": ""}, {"alpha", "beta"}),
         (
+            {"pyproject.toml": "[project]\nname = 'pytest'\n", "src/pytest/__init__.py": "",
+             "src/_pytest/__init__.py": "", "src/py.py": "", "src/__pycache__/x.pyc": "", "src/tests/__init__.py": ""},
+            {"pytest", "_pytest", "py"},
+        ),
+        (
             {"setup.cfg": "[metadata]\nversion = 1\n", "pkg/__init__.py": "", "tests/__init__.py": "", "t/__init__.py": "",
              "docs/__init__.py": ""},
             {"pkg"},
         ),
     ],
-    ids=["project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "namespace-package", "pbr", "setup.py", "src", "beside-tests"],
+    ids=[
+        "project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "namespace-package", "pbr",
+        "setup.py", "src", "src-private-beside-declared", "beside-tests",
+    ],
 )
 def test_first_party_detection(tmp_path: Path, files: dict[str, str], expected: set[str]) -> None:
     assert detect(tmp_path, files) == expected

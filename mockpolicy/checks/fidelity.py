@@ -16,6 +16,7 @@ from mockpolicy.telling import fills_itself
 from mockpolicy.vocabulary import (
     CREATED_ON_MODULES,
     CREATES_BUILTINS_ON_MODULES,
+    EXPECTING_CONTEXTS,
     MOCK_CLASSES,
     PATCH_DEFAULT,
     SPECCING_KEYWORDS,
@@ -182,6 +183,8 @@ def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
             continue  # a mixin's attribute its host classes provide
         if _filled_at_run_time(analysis, site, target):
             continue  # a registry adds the name to the module when the code runs
+        if not allowed_by and _expected_to_fail(site):
+            continue  # inside pytest.raises/assertRaises: the test wants the patch to fail
         if allowed_by:
             message = (f"'{target.text}' does not exist: {owner} has no '{name}', and {allowed_by} hides "
                        "it, so the patch keeps passing after the name is renamed or removed. Patch a name that "
@@ -191,6 +194,20 @@ def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
                        "misspelt?); the patch fails when the test runs.")
         yield analysis.finding(site.call, MOCK_TARGET_NOT_FOUND.symbol, message, site.owner.qualname)
         return
+
+
+def _expected_to_fail(site: MockSite) -> bool:
+    """Whether the mock call sits in a ``with`` block that expects an exception
+    (``with pytest.raises(AttributeError): monkeypatch.setattr(A, "y", 1)``)."""
+    line = site.written.lineno
+    return any(
+        isinstance(statement, (ast.With, ast.AsyncWith)) and statement.lineno < line <= (statement.end_lineno or 0)
+        and any(
+            isinstance(item.context_expr, ast.Call) and callee_name(item.context_expr) in EXPECTING_CONTEXTS
+            for item in statement.items
+        )
+        for statement in site.owner.statements
+    )
 
 
 FAMILY = Family("fidelity", (UNSPECCED_MOCK, MOCK_TARGET_NOT_FOUND), check, MOCK_WORDS)

@@ -29,6 +29,7 @@ from mockpolicy.vocabulary import (
     PATCHER_STOP,
     PATCHER_STOP_ALL,
     SETUP_NAMES,
+    SYS_MODULES_RESTORING_FIXTURES,
     TEARDOWN_NAMES,
     UNITTEST_TEST_CASES,
     callee_name,
@@ -111,32 +112,46 @@ class _Cleanups:
 
     def registered_as_cleanup(self, context: Context) -> bool:
         """Whether ``context`` is a method its class registers as a cleanup
-        (``self.addCleanup(self._restore_modules, saved)``): restoring code."""
-        cls = context.parent
-        if cls is None or not isinstance(cls.node, ast.ClassDef):
+        (``self.addCleanup(self._restore_modules, saved)``), or a function of the
+        module some test registers (``self.addCleanup(_reset_uwsgi)``): restoring code."""
+        owner = context.parent
+        if owner is None:
             return False
-        names = self._registered.get(id(cls))
+        names = self._registered.get(id(owner))
         if names is None:
-            names = self._registered[id(cls)] = {
-                _own_method(call.args[0]) for method in cls.children for call in method.calls
-                if isinstance(call.func, ast.Attribute) and call.func.attr in CLEANUP_REGISTRARS and call.args
-            }
+            if isinstance(owner.node, ast.ClassDef):
+                names = {
+                    _own_method(call.args[0]) for method in owner.children for call in method.calls
+                    if isinstance(call.func, ast.Attribute) and call.func.attr in CLEANUP_REGISTRARS and call.args
+                }
+            elif isinstance(owner.node, ast.Module):
+                names = {
+                    call.args[0].id for call in ast.walk(owner.node) if isinstance(call, ast.Call) and call.args
+                    and isinstance(call.func, ast.Attribute) and call.func.attr in CLEANUP_REGISTRARS
+                    and isinstance(call.args[0], ast.Name)
+                }
+            else:
+                names = set()
+            self._registered[id(owner)] = names
         return context.name in names
 
     @staticmethod
     def _registered_methods(context: Context, registered: list[ast.expr]) -> list[ast.AST]:
         """The bodies of the methods of ``context``'s class that ``registered``
-        names as ``self.<method>``: what those cleanups run."""
-        current = context.parent
-        while current is not None and not isinstance(current.node, ast.ClassDef):
+        names as ``self.<method>``, and of the module's functions it names
+        bare (``_reset_uwsgi``): what those cleanups run."""
+        found: list[ast.AST] = []
+        current: Context | None = context
+        while current is not None:
+            defined = {
+                s.name: s for s in getattr(current.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+            if isinstance(current.node, ast.ClassDef):
+                found += [defined[name] for name in map(_own_method, registered) if name in defined]
+            elif isinstance(current.node, ast.Module):
+                found += [defined[e.id] for e in registered if isinstance(e, ast.Name) and e.id in defined]
             current = current.parent
-        if current is None:
-            return []
-        methods = {
-            s.name: s for s in getattr(current.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-        }
-        named = [_own_method(expr) for expr in registered]
-        return [methods[name] for name in named if name in methods]
+        return found
 
     def _shared_by(self, context: Context) -> Cleanup:
         """What a class or module runs on the way out of each of its tests."""
@@ -343,6 +358,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
                     continue
+                if shared is _MODULES and SYS_MODULES_RESTORING_FIXTURES & set(context.params):
+                    continue  # pytester snapshots sys.modules at set-up and restores it at tear-down
                 if _restored_by_autouse(analysis, shared, restoring_fixtures):
                     continue
                 yield analysis.finding(
@@ -835,11 +852,11 @@ def _restores_attribute(
     base, attribute = ast.unparse(target.value), target.attr
     for region in [*visible.nodes, *visible.registered, *_managers_cleanup(analysis, visible, scope, node)]:
         for child in ast.walk(region):
-            if isinstance(child, (ast.Assign, ast.AugAssign)):
-                targets = child.targets if isinstance(child, ast.Assign) else [child.target]
+            if isinstance(child, (ast.Assign, ast.AugAssign, ast.Delete)):  # put back, or an added name taken away
+                targets = child.targets if isinstance(child, (ast.Assign, ast.Delete)) else [child.target]
                 if any(ast.unparse(t) == text for t in targets):
                     return True
-            if isinstance(child, ast.Call) and callee_name(child) == "setattr":
+            if isinstance(child, ast.Call) and callee_name(child) in ("setattr", "delattr"):
                 args = [ast.unparse(a) for a in child.args[:2]]
                 if args[:1] == [base] and len(child.args) > 1 and isinstance(child.args[1], ast.Constant) \
                         and child.args[1].value == attribute:

@@ -60,3 +60,11 @@ def test_static_methods_a_class_body_makes_of_functions():
         pass
     with mock.patch("shopfp.exporting.Exporter.helper"):  # [first-party-mock]
         pass
+
+
+from shopfp import testing  # noqa: E402
+
+
+def test_a_fake_of_the_suite_is_not_the_code_under_test():
+    with mock.patch.object(testing.FakeClock, "now", return_value=5):
+        assert testing.FakeClock().now() == 5

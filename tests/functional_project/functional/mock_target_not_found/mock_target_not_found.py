@@ -82,3 +82,12 @@ def test_names_a_registry_adds_to_the_package():
         pass
     with mock.patch("shopfp.models.widget.Widget.sav", autospec=True):  # [mock-target-not-found]
         pass
+
+
+import pytest  # noqa: E402
+
+
+def test_expects_the_patch_to_fail(monkeypatch):
+    with pytest.raises(AttributeError):
+        monkeypatch.setattr("shopfp.jobs.not_there", 1)
+    monkeypatch.setattr("shopfp.jobs.not_there_either", 1)  # [mock-target-not-found]

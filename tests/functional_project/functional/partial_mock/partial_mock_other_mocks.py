@@ -64,3 +64,15 @@ class TestHelperTakingPatches(unittest.TestCase):
 
     def test_refused(self):
         self._check("x", "refused")
+
+
+def test_condition_after_a_guard_another_mock_closes(mocker):
+    mocker.patch("shopfp.vault.can_store", return_value=False, autospec=True)  # [undocumented-partial-mock]
+    mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # its arms are past the guard
+    assert vault.guarded_store("x") is None
+
+
+def test_condition_after_a_guard_another_mock_opens(mocker):
+    mocker.patch("shopfp.vault.can_store", return_value=True, autospec=True)  # [undocumented-partial-mock]
+    mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
+    assert vault.guarded_store("x") == "kept"

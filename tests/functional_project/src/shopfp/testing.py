@@ -65,3 +65,10 @@ class LeakyFixture:
         from shopfp import config  # pylint: disable=import-outside-toplevel
 
         config.NAME = "leaky"
+
+
+class FakeClock:
+    """A fake the suite shares: test code, not the code under test."""
+
+    def now(self):
+        return 0

@@ -91,3 +91,15 @@ def from_shelf(name):
         return Shelf().fetch(name)
     except VaultError:
         return None
+
+
+def can_store(name):
+    return bool(name)
+
+
+def guarded_store(name):
+    if not can_store(name):
+        return None
+    if is_sealed(name):
+        return "kept"
+    return "open"
