@@ -76,7 +76,9 @@ class _Summarizer:
             prefix = f"{cls.qualname}." if cls else ""
             child = ClassInfo(info.name, prefix + stmt.name, list(stmt.bases))
             self._block(stmt.body, child.members, child, conditional=False)
-            child.dynamic = bool(stmt.keywords) or bool({"__getattr__", "__getattribute__"} & child.members.keys())
+            child.dynamic = any(not _adds_no_attributes(keyword) for keyword in stmt.keywords) or bool(
+                {"__getattr__", "__getattribute__"} & child.members.keys()
+            )
             self._bind(table, stmt.name, Binding("class", stmt.lineno, cls=child), conditional)
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
@@ -396,3 +398,14 @@ def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
     )
+
+
+_PLAIN_METACLASSES = frozenset({"ABCMeta"})  # abc's metaclass checks abstract methods; it adds no attributes
+
+
+def _adds_no_attributes(keyword: ast.keyword) -> bool:
+    """Whether a class keyword leaves the class's attributes as written
+    (``metaclass=abc.ABCMeta``); other metaclasses and keywords may add some."""
+    value = keyword.value
+    name = value.attr if isinstance(value, ast.Attribute) else value.id if isinstance(value, ast.Name) else ""
+    return keyword.arg == "metaclass" and name in _PLAIN_METACLASSES

@@ -68,3 +68,13 @@ from shopfp import testing  # noqa: E402
 def test_a_fake_of_the_suite_is_not_the_code_under_test():
     with mock.patch.object(testing.FakeClock, "now", return_value=5):
         assert testing.FakeClock().now() == 5
+
+
+from shopfp import proxies  # noqa: E402
+
+
+def test_a_method_inherited_through_the_second_base():
+    with mock.patch.object(proxies.RepoProxy, "get"):  # [first-party-mock]
+        pass
+    with mock.patch.object(proxies.RegisteredProxy, "get"):
+        pass
