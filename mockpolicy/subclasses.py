@@ -35,10 +35,6 @@ class Subclasses:
                 return True
         return False
 
-    def of(self, cls: ClassInfo) -> Iterator[ClassInfo]:
-        """The known subclasses of ``cls`` in the project, nearest first."""
-        return self._subclasses(cls, None)
-
     def _subclasses(self, cls: ClassInfo, extra: ModuleInfo | None) -> Iterator[ClassInfo]:
         short = cls.qualname.rpartition(".")[2]
         modules = [self.resolver.index.get(name) for name in self._modules_mentioning(cls.module, short)]
