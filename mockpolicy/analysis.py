@@ -27,7 +27,7 @@ from mockpolicy.sites import Context, MockSite, Target, TestModule
 from mockpolicy.source import SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import ClassInfo, Kind, Value
-from mockpolicy.vocabulary import SETUP_NAMES, is_fixture
+from mockpolicy.vocabulary import SETUP_NAMES, callee_name, is_fixture
 
 
 class Memo:
@@ -148,6 +148,7 @@ class Analysis:
             self.first_party[key] = [] if site.is_spy else [
                 t for t in site.targets
                 if self.resolver.is_first_party(t.value) and not is_test_code(t.value.module)
+                and not self._settings_module(t.value)
                 and not self._real_swap(site, t) and not self.on_a_mock(site, t)
             ]
         return self.first_party[key]
@@ -176,6 +177,19 @@ class Analysis:
             set_ups = self._set_ups[id(site.owner)] = set_ups_of(site.owner, self._set_ups_by_parent)
         return any(text in prefixes for set_up in set_ups for _, _, text in self._replaced.get(id(set_up), ()))
 
+    def _settings_module(self, value: Value) -> bool:
+        """Whether ``value`` is a module of settings: at least ten values and
+        nine in ten of its definitions values, not functions or classes
+        (``scrapy.settings.default_settings``): configuration, not code."""
+        if value.kind is not Kind.MODULE:
+            return False
+        info = self.resolver.index.get(value.module)
+        if info is None:
+            return False
+        kinds = [binding.kind for binding in info.bindings.values()]
+        values, code = kinds.count("value"), kinds.count("def") + kinds.count("class") + kinds.count("unknown")
+        return values >= _SETTINGS_VALUES and values >= 9 * code
+
     def _real_swap(self, site: MockSite, target: Target) -> bool:
         """Whether ``target``, a first-party object, is replaced by the real
         thing in another form: a real object of the project
@@ -202,8 +216,17 @@ class Analysis:
         return False
 
     def _bare_subclass(self, cls: ClassInfo, original: Value) -> bool:
-        """Whether ``cls`` subclasses ``original`` and defines nothing."""
-        if cls.members or cls.instance_attrs:
+        """Whether ``cls`` subclasses ``original`` and overrides nothing but with
+        methods that hand on to the real one (``super().name(...)``) and raise
+        nothing: a new name, or a spy that records calls. Names the original
+        lacks (a listener hook, an annotation) change nothing the real code calls."""
+        if original.cls is None:
+            return False
+        real = Value(Kind.CLASS, module=original.module, qualname=original.qualname, cls=original.cls)
+        if any(
+            not _hands_on(name, binding.function) and self.resolver.attribute(real, name).kind is not Kind.MISSING
+            for name, binding in cls.members.items()
+        ):
             return False
         scope = cls.bases_scope or self.resolver.module_scope(cls.module)
         if scope is None:
@@ -347,3 +370,18 @@ def _original_spellings(site: MockSite) -> set[str]:
         parts = target.value.split(".")
         return {".".join(parts[start:]) for start in range(len(parts) - 1)}
     return set()
+
+
+_SETTINGS_VALUES = 10  # the fewest values a module of settings holds
+
+
+def _hands_on(name: str, function: FunctionNode | None) -> bool:
+    """Whether the method ``name`` calls ``super().name(...)`` and raises nothing."""
+    if function is None:
+        return False
+    nodes = list(ast.walk(function))
+    return not any(isinstance(node, ast.Raise) for node in nodes) and any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name
+        and isinstance(node.func.value, ast.Call) and callee_name(node.func.value) == "super"
+        for node in nodes
+    )

@@ -788,3 +788,41 @@ def _source(expr: ast.expr) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+
+
+def never_installed(site: MockSite) -> bool:
+    """Whether ``site`` makes a patcher that nothing installs: bound to a local
+    name (``p = mock.patch(...)``) that its test never starts, enters, stops
+    or registers, and hands to no function of its own module (which might
+    start it). Such a patch replaces nothing; the test passes the patcher
+    object itself around (``validate(props, domain_id, p)``)."""
+    if not site.entry.patcher or site.decorates is not None or site.source_call is not None:
+        return False
+    owner = site.owner
+    names = {
+        target.id for statement in owner.statements
+        if isinstance(statement, ast.Assign) and statement.value is site.call
+        for target in statement.targets if isinstance(target, ast.Name)
+    }
+    if not names:
+        return False
+    defined = {context.name for context in (owner.parent or owner).children} | {
+        node.name for node in ast.walk(owner.node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    for node in ast.walk(owner.node):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
+            return False  # p.start(), p.stop, p.new...: used as a patcher
+        if isinstance(node, ast.withitem) and any(
+            isinstance(name, ast.Name) and name.id in names for name in ast.walk(node.context_expr)
+        ):
+            return False
+        if isinstance(node, ast.Call) and callee_name(node) in defined and any(
+            isinstance(arg, ast.Name) and arg.id in names for arg in [*node.args, *(k.value for k in node.keywords)]
+        ):
+            return False
+        handed_on = [*getattr(node, "decorator_list", [])] + (
+            [node.value] if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None else []
+        )
+        if any(isinstance(name, ast.Name) and name.id in names for expr in handed_on for name in ast.walk(expr)):
+            return False  # @p, return p, yield p: installed elsewhere
+    return True

@@ -284,7 +284,10 @@ def test_lines_are_numbered_as_python_numbers_them(app_project: Path) -> None:
     """A form feed or a Unicode line separator is inside a line for Python (and
     git and GitHub), not a line break as ``str.splitlines`` has it: suggestions
     and columns come from the finding's own line."""
-    source = 'from unittest import mock\n\f\n\n# \f\u2028\x85\x1c\n\ndef test_sleep():\n    label = "\u00e9"; p = mock.patch("app.jobs.time.sleep")\n'
+    source = (
+        'from unittest import mock\n\f\n\n# \f\u2028\x85\x1c\n\ndef test_sleep():\n'
+        '    label = "\u00e9"; p = mock.patch("app.jobs.time.sleep")\n    with p:\n        assert label\n'
+    )
     (app_project / "tests/test_sleep.py").write_text(source, encoding="utf-8")
     line = source.split("\n")[6]
     rd = json.loads(mockpolicy_in_process("check", "--format", "rdjson", cwd=app_project).stdout)

@@ -10,7 +10,7 @@ from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.resolve import BUILTIN_NAMES
 from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
-from mockpolicy.sites import MockSite, Target
+from mockpolicy.sites import MockSite, Target, never_installed
 from mockpolicy.symbols import Kind
 from mockpolicy.telling import fills_itself
 from mockpolicy.vocabulary import (
@@ -145,7 +145,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         call = site.call
         scope = site.owner.qualname
         yield from _target_not_found(analysis, site)
-        if require == "off" or site.injected:
+        if require == "off" or site.injected or never_installed(site):
             continue
         reason = _unspecced(site)
         if reason is None:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS
-from mockpolicy.sites import Context, MockSite, Target, root_key
+from mockpolicy.sites import Context, MockSite, Target, never_installed, root_key
 from mockpolicy.symbols import Kind
 from mockpolicy.vocabulary import MOCK_USE_ATTRIBUTES
 
@@ -102,7 +102,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             ))
             continue
         targets = analysis.first_party_targets(site)
-        if not targets or is_inert(site):
+        if not targets or is_inert(site) or never_installed(site):
             continue
         objects = _boundary_objects(analysis, targets)
         if annotation is None and objects and objects <= declared.get(owner, set()):

@@ -86,3 +86,39 @@ def test_a_wrapper_calling_the_saved_original(monkeypatch):
     with mock.patch("shopfp.storage.Storage.save", replacement_save):  # [first-party-mock]
         pass
     assert Storage().save("a", 1) == "a" and seen == ["a"]
+
+
+class RecordingStorage(Storage):
+    """Records each save, then hands it to the real one: a spy."""
+
+    seen: list
+
+    def save(self, order_id, total):
+        RecordingStorage.seen.append(order_id)
+        return super().save(order_id, total)
+
+    @classmethod
+    def reset(cls):
+        cls.seen = []
+
+
+class ChangedStorage(Storage):
+    def save(self, order_id, total):
+        super().save(order_id, total)
+        raise ValueError(order_id)
+
+
+def test_a_subclass_handing_on_to_the_real_methods():
+    with mock.patch("shopfp.storage.Storage", RecordingStorage):
+        pass
+    with mock.patch("shopfp.storage.Storage", ChangedStorage):  # [first-party-mock]
+        pass
+
+
+from shopfp import settings_defaults  # noqa: E402
+
+
+def test_a_module_of_settings_is_configuration(monkeypatch):
+    with mock.patch("shopfp.settings_defaults", settings_defaults):
+        pass
+    monkeypatch.setattr("shopfp.jobs.config", settings_defaults)  # [first-party-mock]
