@@ -178,16 +178,18 @@ class Analysis:
         return any(text in prefixes for set_up in set_ups for _, _, text in self._replaced.get(id(set_up), ()))
 
     def _settings_module(self, value: Value) -> bool:
-        """Whether ``value`` is a module of settings: at least ten values and
-        nine in ten of its definitions values, not functions or classes
-        (``scrapy.settings.default_settings``): configuration, not code."""
+        """Whether ``value`` is a module of settings: at least ten plain data
+        values (no call: ``Signal(...)`` makes an object with behaviour) and
+        nine in ten of its definitions such values (``default_settings``):
+        configuration, not code."""
         if value.kind is not Kind.MODULE:
             return False
         info = self.resolver.index.get(value.module)
         if info is None:
             return False
-        kinds = [binding.kind for binding in info.bindings.values()]
-        values, code = kinds.count("value"), kinds.count("def") + kinds.count("class") + kinds.count("unknown")
+        bindings = list(info.bindings.values())
+        values = sum(binding.kind == "value" and _plain_data(binding.value) for binding in bindings)
+        code = len([binding for binding in bindings if binding.kind != "import"]) - values
         return values >= _SETTINGS_VALUES and values >= 9 * code
 
     def _real_swap(self, site: MockSite, target: Target) -> bool:
@@ -373,6 +375,12 @@ def _original_spellings(site: MockSite) -> set[str]:
 
 
 _SETTINGS_VALUES = 10  # the fewest values a module of settings holds
+
+
+def _plain_data(expr: ast.expr | None) -> bool:
+    """Whether ``expr`` is data written out: literals, containers, names and
+    operators, no call or lambda."""
+    return expr is not None and not any(isinstance(node, (ast.Call, ast.Lambda)) for node in ast.walk(expr))
 
 
 def _hands_on(name: str, function: FunctionNode | None) -> bool:

@@ -122,3 +122,8 @@ def test_a_module_of_settings_is_configuration(monkeypatch):
     with mock.patch("shopfp.settings_defaults", settings_defaults):
         pass
     monkeypatch.setattr("shopfp.jobs.config", settings_defaults)  # [first-party-mock]
+
+
+def test_a_module_of_objects_is_code():
+    with mock.patch("shopfp.hooks"):  # [first-party-mock]
+        pass
