@@ -115,7 +115,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         together.setdefault((id(_unit(site.owner)), function.module, function.qualname), set()).update(given)
     if candidates:
         unknown |= _configured_on_class_mocks(analysis)
-        raising = _raising(analysis, configurations or {})
+    answers = _answers(analysis, configurations or {}) if candidates else _Answers()
     reaches: dict[int, Reach] = {}
     words: dict[int, frozenset[str]] = {}
     for site, function, real, given, target in candidates:
@@ -136,16 +136,17 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         replaced = frozenset(
             other.qualname for owner_site, other in mocked if owner_site.owner is site.owner and owner_site is not site
         )
-        others = frozenset(raising.by_test.get(id(site.owner), set()) - given)
+        others = frozenset(answers.raised_by_test.get(id(site.owner), set()) - given)
         name = function.qualname.rpartition(".")[2]
-        stoppers = frozenset(
-            (other, answer) for other, answer in raising.always_by_test.get(id(site.owner), set()) if other != name
+        fixed = frozenset(
+            (other, answer) for other, answer in answers.fixed_by_test.get(id(site.owner), set()) if other != name
         )
         nearby = frozenset(
-            (other, exception) for other, exception in raising.by_unit.get(id(_unit(site.owner)), set()) if other != name
+            (other, exception) for other, exception in answers.raised_by_unit.get(id(_unit(site.owner)), set())
+            if other != name
         )
         withheld = told_apart(
-            analysis, site, function, dotted, union, missing, reaches[id(site.owner)], replaced, others, stoppers,
+            analysis, site, function, dotted, union, missing, reaches[id(site.owner)], replaced, others, fixed,
             nearby, _inherited_on(analysis, target, function),
         )
         if withheld:
@@ -153,29 +154,29 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
 
 
 @dataclass
-class _Raising:
-    """What the file's mocks give: by test (the context owning the mocks), the
-    exceptions its mocks raise whatever they replace, and the one outcome of
+class _Answers:
+    """What the file's mocks give, whatever they replace: by test (the context
+    owning the mocks), the exceptions its mocks raise, and the one outcome of
     each attribute (by name) its mocks make always raise or always return the
     same literal; by test class (``_unit``), each patched attribute's name with
     an exception it raises."""
 
-    by_test: dict[int, set[Outcome]] = field(default_factory=dict)
-    always_by_test: dict[int, set[tuple[str, Outcome]]] = field(default_factory=dict)
-    by_unit: dict[int, set[tuple[str, str]]] = field(default_factory=dict)
+    raised_by_test: dict[int, set[Outcome]] = field(default_factory=dict)
+    fixed_by_test: dict[int, set[tuple[str, Outcome]]] = field(default_factory=dict)
+    raised_by_unit: dict[int, set[tuple[str, str]]] = field(default_factory=dict)
 
 
-def _raising(analysis: Analysis, configurations: dict[int, Configuration]) -> _Raising:
-    found = _Raising()
+def _answers(analysis: Analysis, configurations: dict[int, Configuration]) -> _Answers:
+    found = _Answers()
     for site in analysis.module.sites:
         configuration = configurations.get(id(site))
         if configuration is None:
             continue
-        name = _patched_name(site)
+        name = site.replaced_name
         if name and len(configuration.returns) == 1 and not configuration.side_effects:
             answer = fixed_outcome(configuration.returns[0])
             if answer != VALUE:
-                found.always_by_test.setdefault(id(site.owner), set()).add((name, answer))
+                found.fixed_by_test.setdefault(id(site.owner), set()).add((name, answer))
         if not configuration.side_effects:
             continue
         given: set[Outcome] = set()
@@ -184,12 +185,12 @@ def _raising(analysis: Analysis, configurations: dict[int, Configuration]) -> _R
         raised = {outcome for outcome in given if outcome.kind == "raises"}
         if not raised:
             continue
-        found.by_test.setdefault(id(site.owner), set()).update(raised)
+        found.raised_by_test.setdefault(id(site.owner), set()).update(raised)
         if not name:
             continue
-        found.by_unit.setdefault(id(_unit(site.owner)), set()).update((name, o.value) for o in raised)
+        found.raised_by_unit.setdefault(id(_unit(site.owner)), set()).update((name, o.value) for o in raised)
         if raised == given and not configuration.returns:
-            found.always_by_test.setdefault(id(site.owner), set()).add((name, min(raised)))
+            found.fixed_by_test.setdefault(id(site.owner), set()).add((name, min(raised)))
     return found
 
 
@@ -206,19 +207,6 @@ def _inherited_on(analysis: Analysis, target: Target, function: Value) -> Value 
         return None
     defining_class = function.qualname.rpartition(".")[0]
     return None if f"{base.cls.module}.{base.cls.qualname}" == defining_class else base
-
-
-def _patched_name(site: MockSite) -> str:
-    """The attribute a patch replaces: ``name`` of ``patch.object(obj, "name")``
-    or of ``patch("a.b.name")``; "" for other mocks."""
-    args = site.call.args
-    position = 1 if site.kind == "patch.object" else 0 if site.kind == "patch" else None
-    if position is None or len(args) <= position:
-        return ""
-    written = args[position]
-    if not (isinstance(written, ast.Constant) and isinstance(written.value, str)):
-        return ""
-    return written.value.rpartition(".")[2]
 
 
 def header_ends(analysis: Analysis) -> dict[int, int]:

@@ -101,6 +101,19 @@ class MockSite:
         return CALLEES[self.callee]
 
     @property
+    def replaced_name(self) -> str:
+        """The attribute the patch replaces: ``name`` of ``patch.object(obj,
+        "name")``/``setattr(obj, "name", ...)``, the last part of
+        ``patch("a.b.name")``; "" for other mocks or a computed name."""
+        entry = CALLEES.get(self.callee)
+        if entry is None or self.kind not in ("patch", "patch.object", "setattr"):
+            return ""
+        written = entry.argument(self.call, "attribute") or entry.argument(self.call, "target")
+        if not (isinstance(written, ast.Constant) and isinstance(written.value, str)):
+            return ""
+        return written.value.rpartition(".")[2]
+
+    @property
     def is_spy(self) -> bool:
         """Whether the double hands its calls to a real object: ``wraps=`` with
         nothing in the call answering instead (no return value or side effect),
