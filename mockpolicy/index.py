@@ -76,6 +76,7 @@ class _Summarizer:
             prefix = f"{cls.qualname}." if cls else ""
             child = ClassInfo(info.name, prefix + stmt.name, list(stmt.bases))
             self._block(stmt.body, child.members, child, conditional=False)
+            self._helpers_instance_attrs(child)
             child.dynamic = any(not _adds_no_attributes(keyword) for keyword in stmt.keywords) or bool(
                 {"__getattr__", "__getattribute__"} & child.members.keys()
             )
@@ -137,6 +138,27 @@ class _Summarizer:
             for element in target.elts:
                 if isinstance(element, ast.Name):
                     self._bind(table, element.id, Binding("unknown", lineno), conditional)
+
+    @classmethod
+    def _helpers_instance_attrs(cls, info: ClassInfo) -> None:
+        """``self.x = ...`` in the class's own methods that a set-up method or
+        ``__init__`` calls as ``self.helper()`` (``self._setup_enforcer()``);
+        what the set-up methods assign themselves comes first."""
+        methods = {name: binding.function for name, binding in info.members.items() if binding.function is not None}
+        called: set[str] = set()
+        for method in methods.values():
+            if not _binds_instance_state(method) or not method.args.args:
+                continue
+            self_name = method.args.args[0].arg
+            called.update(
+                node.func.attr for node in ast.walk(method)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name
+                and node.func.attr in methods
+            )
+        for name in sorted(called):
+            if not _binds_instance_state(methods[name]):
+                cls._instance_attrs(methods[name], info)
 
     @staticmethod
     def _instance_attrs(init: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:

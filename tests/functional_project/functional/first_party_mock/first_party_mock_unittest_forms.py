@@ -66,3 +66,15 @@ def test_property_and_inherited():
 def test_module_itself():
     with mock.patch("shopfp.jobs.config"):  # [first-party-mock]
         pass
+
+
+class TestObjectMadeByASetUpHelper(unittest.TestCase):
+    def setUp(self):
+        self._make_storage()
+
+    def _make_storage(self):
+        self.storage = Storage()
+
+    def test_patches_its_method(self):
+        with mock.patch.object(self.storage, "save", autospec=True):  # [first-party-mock]
+            pass
