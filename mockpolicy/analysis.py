@@ -196,8 +196,8 @@ class Analysis:
         """Whether ``target``, a first-party object, is replaced by the real
         thing in another form: a real object of the project
         (``patch("pkg.plugin.MANAGER", Plugin())``), a function of the test that
-        calls the original it saved (a hand-written spy), or a subclass with
-        nothing in its body (``class Patchable(Queue): ...``).
+        calls the original it saved (a hand-written spy), or a subclass that
+        only hands on to the real methods (``_bare_subclass``).
         A mock, a lambda, a constant, or a class or object the tests define
         with code of their own is a stand-in."""
         replacement = target.replacement
@@ -257,7 +257,7 @@ class Analysis:
             return False  # none, or several of that name: which one runs is not plain
         saved = {
             target.id
-            for statement in [*nodes, *top_level] if isinstance(statement, ast.Assign)
+            for statement in {id(n): n for n in [*nodes, *top_level]}.values() if isinstance(statement, ast.Assign)
             and ast.unparse(statement.value) in original
             for target in statement.targets if isinstance(target, ast.Name)
         }
