@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy.annotations import Annotations
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
-from mockpolicy.functions import FunctionNode, statements
+from mockpolicy.functions import FunctionNode, dotted_parts, statements
 from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
@@ -26,8 +26,8 @@ from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import Context, MockSite, Target, TestModule
 from mockpolicy.source import SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
-from mockpolicy.symbols import ClassInfo, Kind, Value
-from mockpolicy.vocabulary import SETUP_NAMES, callee_name, is_fixture
+from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
+from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, callee_name, is_fixture
 
 
 class Memo:
@@ -202,6 +202,10 @@ class Analysis:
         with code of their own is a stand-in."""
         replacement = target.replacement
         if replacement is None:
+            given = {keyword.arg: keyword.value for keyword in site.call.keywords}
+            effect = given.get(SIDE_EFFECT)
+            if isinstance(effect, ast.Name) and RETURN_VALUE not in given and target.value.kind is Kind.FUNCTION:
+                return self._calls_the_original(site, target, effect.id)  # the mock answers what the spy returns
             return False
         scope = self.module.scope(site.owner)
         value = self.resolver.evaluate(replacement, scope)
@@ -214,7 +218,7 @@ class Analysis:
         if target.value.kind is Kind.CLASS and value.kind is Kind.CLASS and value.cls is not None:
             return self._bare_subclass(value.cls, target.value)
         if target.value.kind is Kind.FUNCTION and isinstance(replacement, ast.Name):
-            return self._calls_the_original(site, replacement.id)
+            return self._calls_the_original(site, target, replacement.id)
         return False
 
     def _bare_subclass(self, cls: ClassInfo, original: Value) -> bool:
@@ -238,33 +242,60 @@ class Analysis:
             for base in (self.resolver.evaluate(expr, scope) for expr in cls.bases)
         )
 
-    def _calls_the_original(self, site: MockSite, name: str) -> bool:
-        """Whether the function ``name`` put in place by ``site`` (defined in the
-        code making the patch, else at the module's top level) calls, under a
-        name bound to it there or at the top level, the attribute ``site``
-        replaces (``readany = StreamReader.readany`` ... ``await readany(self)``),
-        and raises nothing itself (a wrapper injecting a failure is a fake)."""
+    def _calls_the_original(self, site: MockSite, target: Target, name: str) -> bool:
+        """Whether the function (or class) ``name`` put in place by ``site``
+        (defined in the code making the patch, else at the module's top level)
+        calls the attribute ``site`` replaces, under a name bound to it there or
+        at the top level (``readany = StreamReader.readany`` ... ``await
+        readany(self)``, or an import of the function from where it is
+        defined), and raises nothing itself (a wrapper injecting a failure is a
+        fake). Of several definitions of the name, the ones that may be in
+        effect at the patch (``_in_effect``) must all be such spies."""
         original = _original_spellings(site)
-        if not original:
-            return False
         top_level: list[ast.AST] = list(getattr(self.module.module.node, "body", []))
         inside: list[ast.AST] = [] if site.owner.parent is None else list(ast.walk(site.owner.node))[1:]
-        for nodes in (inside, top_level):
-            functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
-            if functions:
+        for nodes, owner in ((inside, site.owner), (top_level, self.module.module)):
+            named = [n for n in nodes if isinstance(n, _DEFINED) and n.name == name]
+            definitions = _in_effect(owner.node, named, site.call.lineno)
+            if definitions:
                 break
-        if len(functions) != 1:
-            return False  # none, or several of that name: which one runs is not plain
+        else:
+            return False
         saved = {
             target.id
             for statement in {id(n): n for n in [*nodes, *top_level]}.values() if isinstance(statement, ast.Assign)
             and ast.unparse(statement.value) in original
             for target in statement.targets if isinstance(target, ast.Name)
         }
-        body = list(ast.walk(functions[0]))
-        return any(
-            isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in saved for call in body
-        ) and not any(isinstance(node, ast.Raise) for node in body)
+        scope = self.module.scope(owner)
+        return all(self._hands_to(node, target.value, saved, original, scope) for node in definitions)
+
+    def _hands_to(
+        self, definition: ast.AST, original: Value, saved: set[str], spellings: set[str], scope: Scope,
+    ) -> bool:
+        """Whether ``definition`` (a function, or a class's methods) calls
+        ``original`` by a name (one of ``saved``, or one that resolves to it in
+        ``scope``, the code defining it; not one of the patched ``spellings``,
+        which reach the replacement itself), raises nothing, and answers only
+        with what the original gave (``_answers_from``)."""
+        body = list(ast.walk(definition))
+        if any(isinstance(node, ast.Raise) for node in body):
+            return False
+        own = {arg.arg for arg in body if isinstance(arg, ast.arg)}
+        calls: set[int] = set()
+        for call in body:
+            if not isinstance(call, ast.Call) or not isinstance(call.func, (ast.Name, ast.Attribute)):
+                continue
+            if isinstance(call.func, ast.Name) and call.func.id in saved:
+                calls.add(id(call))
+                continue
+            parts = dotted_parts(call.func)
+            if parts is None or parts[0] in own or ".".join(parts) in spellings:
+                continue
+            value = self.resolver.evaluate(call.func, scope)
+            if value.kind is Kind.FUNCTION and (value.module, value.qualname) == (original.module, original.qualname):
+                calls.add(id(call))
+        return bool(calls) and _answers_from(body, calls)
 
     def function_named(self, dotted: str) -> Value | None:
         """The function or method ``dotted`` names, in the project or an installed
@@ -375,6 +406,67 @@ def _original_spellings(site: MockSite) -> set[str]:
 
 
 _SETTINGS_VALUES = 10  # the fewest values a module of settings holds
+
+
+_DEFINED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _in_effect(code: ast.AST, definitions: Sequence[ast.AST], line: int) -> list[ast.AST]:
+    """Of ``definitions`` of one name in ``code``, those that may be bound at
+    ``line``: the last one before it when its block holds ``line`` too (it
+    rebinds the name on every path there), else every one before it (one per
+    branch of an ``if``)."""
+    before = [d for d in definitions if getattr(d, "lineno", 0) < line]
+    if not before:
+        return []
+    last = max(before, key=lambda d: getattr(d, "lineno", 0))
+    for node in ast.walk(code):
+        for block in (getattr(node, name, None) for name in ("body", "orelse", "finalbody")):
+            if isinstance(block, list) and any(statement is last for statement in block):
+                if getattr(block[-1], "end_lineno", 0) >= line:
+                    return [last]
+                return before
+    return before
+
+
+def _answers_from(body: list[ast.AST], calls: set[int]) -> bool:
+    """Whether every value ``body`` returns or yields comes from one of the
+    ``calls`` of the original: holds such a call, or a name or attribute bound
+    from one (``result = original(...)``, ``with original(...) as span``,
+    ``for cls in original(...)``,
+    ``self.span = self._manager.__enter__()``), or is None. A wrapper
+    answering ``[]`` or another object of its own on some path is a fake there."""
+    def derives(expr: ast.AST | None) -> bool:
+        return expr is not None and any(
+            id(node) in calls or (isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) in derived)
+            for node in ast.walk(expr)
+        )
+
+    derived: set[str] = set()
+    bindings: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
+    for node in body:
+        if isinstance(node, ast.Assign):
+            bindings += [(target, node.value) for target in node.targets]
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            bindings.append((node.target, node.value))
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            bindings.append((node.optional_vars, node.context_expr))
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            bindings.append((node.target, node.iter))
+    grown = True
+    while grown:
+        grown = False
+        for target, value in bindings:
+            text = ast.unparse(target)
+            if text not in derived and derives(value):
+                derived.add(text)
+                grown = True
+    answers = [node.value for node in body if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom))]
+    return all(value is None or _is_none(value) or derives(value) for value in answers)
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
 
 
 def _plain_data(expr: ast.expr | None) -> bool:

@@ -31,6 +31,7 @@ from mockpolicy.vocabulary import (
     SETUP_NAMES,
     SYS_MODULES_RESTORING_FIXTURES,
     TEARDOWN_NAMES,
+    TEST_PREFIX,
     UNITTEST_TEST_CASES,
     callee_name,
     is_fixture,
@@ -342,18 +343,25 @@ _MODULES = _Shared(UNRESTORED_SYS_MODULES.symbol, "sys.modules", "sys.modules",
 def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     module = analysis.module
     restoring_fixtures: dict[str, bool] = {}  # shared state -> whether an autouse fixture restores it
+    handed_on = _handed_on_only(module.module.node)
     for context in module.contexts:
         if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
+        if context.parent is module.module and context.name in handed_on:
+            continue  # a callback: it runs when and where the code it is handed to decides
         candidates = [node for node in _mutations(context) if _may_mutate_shared_state(node, context)]
         if not candidates or cleanups.registered_as_cleanup(context):
             continue  # nothing changed, or the restoring code itself
         scope = module.scope(context)
         visible = cleanups.visible(context)
         changed: set[str] = set()
-        for node in sorted(candidates, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
+        ordered = sorted(candidates, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+        undone = _keys_taken_back(context, ordered)
+        for node in ordered:
             if _inside(node, visible.nodes):
                 continue  # this is the restoring code
+            if id(node) in undone.restores:
+                continue  # takes back a key the test added: the addition is the finding
             shared, target = _classify(analysis, node, scope)
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
@@ -362,11 +370,16 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue  # pytester snapshots sys.modules at set-up and restores it at tear-down
                 if _restored_by_autouse(analysis, shared, restoring_fixtures):
                     continue
-                yield analysis.finding(
-                    node, shared.rule_symbol,
-                    f"This changes {shared.what} for every later test and nothing puts it back; {shared.fix}.",
-                    context.qualname,
-                )
+                taken_back = undone.added.get(id(node))
+                if taken_back is not None:
+                    message = (
+                        f"This changes {shared.what} and takes it back on line {taken_back} only if the test "
+                        f"passes: a failure before that line leaves it changed for every later test; {shared.fix}, "
+                        "or take it back in a finally block."
+                    )
+                else:
+                    message = f"This changes {shared.what} for every later test and nothing puts it back; {shared.fix}."
+                yield analysis.finding(node, shared.rule_symbol, message, context.qualname)
             elif target is not None and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 if _restores_attribute(analysis, target, visible, scope, node) or _puts_back(context, node, target):
                     continue
@@ -397,6 +410,95 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                         "use monkeypatch.setattr or patch.object, or restore it in a finally block."
                     )
                 yield analysis.finding(node, UNRESTORED_ATTRIBUTE.symbol, message, context.qualname)
+
+
+def _handed_on_only(tree: ast.AST) -> frozenset[str]:
+    """The module-level functions of ``tree``, neither tests nor fixtures nor
+    set-ups, that the file hands to other code as values (``hook=setup_worker``)
+    and calls only from such functions: what they change, and whether it
+    outlives the test, depends on where that code runs them (a worker
+    process, a thread)."""
+    body = getattr(tree, "body", [])
+    candidates = {
+        node.name for node in body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith(TEST_PREFIX)
+        and node.name not in SETUP_NAMES and not is_fixture(node.decorator_list)
+    }
+    if not candidates:
+        return frozenset()
+    handed: set[str] = set()
+    callers: dict[str, set[str | None]] = {}  # candidate -> the candidates calling it (None: other code)
+    for statement in body:
+        encloser = statement.name if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        callees: set[int] = set()
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for decorator in node.decorator_list:  # applied here, its wrapper runs with the test
+                    applied = decorator.func if isinstance(decorator, ast.Call) else decorator
+                    if isinstance(applied, ast.Name) and applied.id in candidates:
+                        callees.add(id(applied))
+                        callers.setdefault(applied.id, set()).add(None)
+            if isinstance(node, ast.Call):
+                callees.add(id(node.func))
+                if isinstance(node.func, ast.Name) and node.func.id in candidates:
+                    callers.setdefault(node.func.id, set()).add(encloser if encloser in candidates else None)
+            elif isinstance(node, ast.Name) and node.id in candidates and isinstance(node.ctx, ast.Load) \
+                    and id(node) not in callees:
+                handed.add(node.id)
+    found = {name for name in candidates if name in handed or name in callers}
+    changed = True
+    while changed:  # called from anything but another such function: it runs in the test's process
+        changed = False
+        for name in list(found):
+            if any(caller not in found for caller in callers.get(name, ())):
+                found.discard(name)
+                changed = True
+    return frozenset(found)
+
+
+@dataclass
+class _TakenBack:
+    """Keys of os.environ/sys.modules a test adds and later deletes again:
+    the deletions (ids), and each addition's id with the deleting line."""
+
+    restores: set[int] = field(default_factory=set)
+    added: dict[int, int] = field(default_factory=dict)
+
+
+def _keys_taken_back(context: Context, ordered: list[ast.AST]) -> _TakenBack:
+    """Pair each ``del X[key]``/``X.pop(key)`` with an earlier ``X[key] = ...``
+    of the same container and key in the test (``for dep in deps: ...`` twice
+    counts as one key): the deletion takes back what the test added (its
+    finding would repeat the addition's), and the addition is undone only on
+    that later line."""
+    loops = {
+        target.id: ast.unparse(loop.iter)
+        for loop in ast.walk(context.node) if isinstance(loop, (ast.For, ast.AsyncFor))
+        for target in [loop.target] if isinstance(target, ast.Name)
+    }
+
+    def key_of(container: ast.expr, key: ast.expr) -> str:
+        if isinstance(key, ast.Name) and key.id in loops:
+            return f"{ast.unparse(container)}[each of {loops[key.id]}]"
+        return f"{ast.unparse(container)}[{ast.unparse(key)}]"
+
+    found = _TakenBack()
+    added: dict[str, ast.AST] = {}
+    for node in ordered:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+            added.setdefault(key_of(node.targets[0].value, node.targets[0].slice), node)
+            continue
+        if isinstance(node, ast.Delete):
+            keys = [key_of(t.value, t.slice) for t in node.targets if isinstance(t, ast.Subscript)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" and node.args:
+            keys = [key_of(node.func.value, node.args[0])]
+        else:
+            continue
+        if keys and all(key in added for key in keys):
+            found.restores.add(id(node))
+            for key in keys:
+                found.added.setdefault(id(added[key]), getattr(node, "lineno", 0))
+    return found
 
 
 def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, bool]) -> bool:

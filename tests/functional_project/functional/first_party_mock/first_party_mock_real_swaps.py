@@ -127,3 +127,138 @@ def test_a_module_of_settings_is_configuration(monkeypatch):
 def test_a_module_of_objects_is_code():
     with mock.patch("shopfp.hooks"):  # [first-party-mock]
         pass
+
+
+from shopfp import util  # noqa: E402
+from shopfp.util import helper as imported_helper  # noqa: E402
+
+
+def test_a_spy_defined_once_per_branch(flag):
+    original = util.helper
+    if flag:
+        def counting():
+            return original()
+        with mock.patch("shopfp.util.helper", counting):
+            pass
+    else:
+        def counting():
+            return original()
+        with mock.patch("shopfp.util.helper", counting):
+            pass
+
+
+def test_one_branch_defining_a_fake_is_a_stand_in(flag):
+    original = util.helper
+    if flag:
+        def answering():
+            return original()
+    else:
+        def answering():
+            raise ValueError("down")
+    with mock.patch("shopfp.util.helper", answering):  # [first-party-mock]
+        pass
+
+
+def test_a_spy_calling_the_original_by_another_spelling():
+    original = util.helper
+
+    def counting():
+        return original()
+
+    def importing():
+        return imported_helper()
+
+    def other():
+        return util.helper.__name__
+
+    with mock.patch("shopfp.jobs.renamed_helper", counting):
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", importing):
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", other):  # [first-party-mock]
+        pass
+
+
+def test_the_definition_in_effect_at_each_patch(flag):
+    if flag:
+        def wrapped():
+            return util.helper()
+        with mock.patch("shopfp.jobs.renamed_helper", wrapped):
+            pass
+    else:
+        def wrapped():
+            return 0
+        with mock.patch("shopfp.jobs.renamed_helper", wrapped):  # [first-party-mock]
+            pass
+    with mock.patch("shopfp.util.helper", wrapped):  # [first-party-mock]
+        pass
+
+
+def test_a_class_handing_on_to_the_original():
+    class Recording:
+        def __init__(self):
+            self.value = imported_helper()
+
+    class Answering:
+        def __init__(self):
+            self.value = 1
+
+    with mock.patch("shopfp.jobs.renamed_helper", Recording):
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", Answering):  # [first-party-mock]
+        pass
+
+
+@mock.patch("shopfp.util.helper", lambda: 0)  # [first-party-mock]
+def test_a_spy_as_the_side_effect():
+    def counting():
+        return imported_helper()
+
+    def answering():
+        return 0
+
+    with mock.patch("shopfp.jobs.renamed_helper", side_effect=counting):
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", side_effect=answering):  # [first-party-mock]
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", side_effect=counting, return_value=1):  # [first-party-mock]
+        pass
+
+
+def test_a_wrapper_answering_on_its_own_is_a_fake():
+    calls = []
+
+    def first_calls_answered():
+        calls.append(1)
+        if len(calls) > 2:
+            return imported_helper()
+        return []
+
+    def keeping_the_answer():
+        answer = imported_helper()
+        calls.append(answer)
+        return answer
+
+    class Entered:
+        def __enter__(self):
+            self.value = imported_helper()
+            return self.value
+
+        def __exit__(self, *exc):
+            return None
+
+    with mock.patch("shopfp.jobs.renamed_helper", first_calls_answered):  # [first-party-mock]
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", side_effect=first_calls_answered):  # [first-party-mock]
+        pass
+    def filtering():
+        for answer in [imported_helper()]:
+            if answer:
+                yield answer
+
+    with mock.patch("shopfp.jobs.renamed_helper", keeping_the_answer):
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", filtering):
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", Entered):
+        pass
