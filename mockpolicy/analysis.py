@@ -380,6 +380,7 @@ class Family:
     rules: tuple[Rule, ...]
     check: Check
     prefilter: re.Pattern[bytes]
+    reads_notes: bool = False  # reports what the other families note: they must run too
 
     def wants(self, data: bytes) -> bool:
         return self.prefilter.search(data) is not None

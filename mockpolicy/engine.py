@@ -10,7 +10,7 @@ and never touches the host process's global state.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -79,11 +79,16 @@ class Engine:
             deps = self.tracker.stop()
         return findings, self.tracker.facts_of(deps)
 
-    def analyse_source(self, path: str, data: bytes) -> list[Finding]:
+    def analyse_source(self, path: str, data: bytes, rules: Collection[str] | None = None) -> list[Finding]:
         """Findings for ``data``, the bytes of the module at ``path`` (which need
         not exist on disk: an editor's unsaved buffer). A family runs only when
-        its pre-filter matches; a file no family wants is not parsed."""
+        its pre-filter matches and, given ``rules`` (symbols), when one of its
+        rules is among them; a file no family wants is not parsed. Findings of
+        rules outside ``rules`` may come too: the caller filters."""
         wanted = [family for family in self.families if family.wants(data)]
+        if rules is not None:
+            chosen = [family for family in wanted if any(rule.symbol in rules for rule in family.rules)]
+            wanted = wanted if any(family.reads_notes for family in chosen) else chosen
         if not wanted:
             return []
         findings, failure = self.inspect(path, data, lambda analysis: _run(wanted, analysis))

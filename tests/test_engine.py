@@ -151,3 +151,35 @@ def test_a_lean_engine_finds_exactly_what_a_normal_one_finds() -> None:
     assert compared > 100
     deferred = [info for info in lean.engine_for(files[0]).index._modules.values() if info is not None]
     assert deferred  # the lean engine indexed modules (with deferred bodies) to get there
+
+
+ENVIRON_AND_MOCK = BAD_MOCK + b"""
+
+def test_env():
+    import os
+    os.environ["APP_MODE"] = "x"
+"""
+REASONLESS = b"""from unittest import mock
+
+
+def test_claim():
+    # mock-boundary:
+    with mock.patch("app.jobs.Runner.claim", autospec=True):
+        pass
+"""
+
+
+def test_only_the_families_of_the_rules_asked_for_run(app_project: Path) -> None:
+    engine = Session().engine_for(app_project / "tests" / "test_new.py")
+    path = str(app_project / "tests" / "test_new.py")
+    everything = symbols(engine.analyse_source(path, ENVIRON_AND_MOCK))
+    assert everything == [(FIRST_PARTY_MOCK.symbol, 5), ("unrestored-environ-mutation", 11)]
+    assert symbols(engine.analyse_source(path, ENVIRON_AND_MOCK, {"unrestored-environ-mutation"})) == [
+        ("unrestored-environ-mutation", 11)
+    ]
+    assert engine.analyse_source(path, ENVIRON_AND_MOCK, set()) == []
+    # The reason-less annotation is noted by the first-party family: asking for
+    # its rule alone runs the families that note it.
+    assert ("mock-annotation-without-reason", 6) in symbols(
+        engine.analyse_source(path, REASONLESS, {"mock-annotation-without-reason"})
+    )

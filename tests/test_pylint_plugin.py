@@ -81,3 +81,16 @@ def test_checker_package_is_a_namespace() -> None:
 
     assert not hasattr(pylint_plugins, "__file__") or pylint_plugins.__file__ is None
     assert callable(mockpolicy.register)
+
+
+def test_rules_pylint_disables_cost_nothing_and_pragmas_still_count(app_project: Path) -> None:
+    reasonless = BAD_MOCK.replace("        with mock", "        # mock-boundary:\n        with mock")
+    write_tree(app_project, {
+        "tests/test_a.py": reasonless,
+        "tests/test_b.py": "\n    # pylint: enable=first-party-mock" + BAD_MOCK.replace("test_claim", "test_b"),
+        "tests/test_c.py": BAD_MOCK.replace("test_claim", "test_c"),
+    })
+    only = ["--disable=all", "--enable=mock-annotation-without-reason", "--output-format=json2"]
+    found = sorted((m["path"], m["symbol"]) for m in messages(pylint(*only, "tests", cwd=app_project)))
+    # The annotation's rule needs the first-party family's notes; test_b's own pragma enables its rule.
+    assert found == [("tests/test_a.py", "mock-annotation-without-reason"), ("tests/test_b.py", "first-party-mock")]

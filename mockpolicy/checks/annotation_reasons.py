@@ -19,4 +19,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
     yield from analysis.reasonless
 
 
-FAMILY = Family("annotation-reasons", (ANNOTATION_WITHOUT_REASON,), check, re.compile(rb"mock-(?:boundary|isolation)"))
+FAMILY = Family(
+    "annotation-reasons", (ANNOTATION_WITHOUT_REASON,), check, re.compile(rb"mock-(?:boundary|isolation)"),
+    reads_notes=True,
+)

@@ -343,15 +343,18 @@ _MODULES = _Shared(UNRESTORED_SYS_MODULES.symbol, "sys.modules", "sys.modules",
 def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     module = analysis.module
     restoring_fixtures: dict[str, bool] = {}  # shared state -> whether an autouse fixture restores it
-    handed_on = _handed_on_only(module.module.node)
+    handed_on: frozenset[str] | None = None
     for context in module.contexts:
         if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
-        if context.parent is module.module and context.name in handed_on:
-            continue  # a callback: it runs when and where the code it is handed to decides
         candidates = [node for node in _mutations(context) if _may_mutate_shared_state(node, context)]
         if not candidates or cleanups.registered_as_cleanup(context):
             continue  # nothing changed, or the restoring code itself
+        if context.parent is module.module and not context.name.startswith(TEST_PREFIX):
+            if handed_on is None:
+                handed_on = _handed_on_only(module.module.node)
+            if context.name in handed_on:
+                continue  # a callback: it runs when and where the code it is handed to decides
         scope = module.scope(context)
         visible = cleanups.visible(context)
         changed: set[str] = set()

@@ -16,6 +16,7 @@ the module, and the lint run goes on.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -92,11 +93,24 @@ class MockPolicyChecker(BaseChecker):
         if isinstance(data, str):
             data = data.encode("utf-8")
         relative = project.relative(path)
-        findings = [f for f in engine.analyse_source(path, data) if project.selection.allows(f.symbol, relative)]
+        wanted = self._wanted(data, lambda symbol: project.selection.allows(symbol, relative))
+        findings = [f for f in engine.analyse_source(path, data, wanted) if project.selection.allows(f.symbol, relative)]
         allowed = self._baseline(engine)
         if isinstance(allowed, MockpolicyError):
             return [*findings, analysis_error(path, f"{allowed} Nothing is filtered until it is fixed.")]
         return matching.not_allowed(allowed, findings, engine.project.relative)
+
+    def _wanted(self, data: bytes, selected: Callable[[str], bool]) -> frozenset[str]:
+        """The rules this module may report: enabled in pylint and selected by the
+        project; a rule a comment in the module names (``# pylint: enable=...``)
+        counts, so no family is skipped that the module's own pragmas want."""
+        return frozenset(
+            rule.symbol for rule in STATIC_RULES
+            if selected(rule.symbol) and (
+                self.linter.is_message_enabled(rule.msgid)
+                or rule.symbol.encode() in data or rule.msgid.encode() in data
+            )
+        )
 
     def _baseline(self, engine: Engine) -> baseline.Baseline | MockpolicyError:
         """The project's baseline, read once per run (or the error reading it)."""
