@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from mockpolicy.functions import FunctionNode
+from mockpolicy.functions import FunctionNode, child_nodes
 
 # Python numbers lines at \n, \r\n and \r only (not at \f or \x1c, as str.splitlines does).
 _LINE_ENDS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
@@ -123,9 +123,21 @@ def _loader(lines: list[str], function: FunctionNode) -> Callable[[], list[ast.s
         tree = ast.parse("if 1:\n" + segment if indented else segment)
         node = tree.body[0].body[0] if indented else tree.body[0]  # type: ignore[attr-defined]
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        for statement in node.body:
-            ast.increment_lineno(statement, first - 2 if indented else first - 1)
+        _shift_lines(node.body, first - 2 if indented else first - 1)
         return node.body
 
     return load
 
+
+def _shift_lines(statements: list[ast.stmt], by: int) -> None:
+    """``ast.increment_lineno`` for each of ``statements``, in one walk that
+    skips the context and operator nodes (a third of the cost)."""
+    stack: list[ast.AST] = list(statements)
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        if "lineno" in node._attributes:
+            node.lineno += by  # type: ignore[attr-defined]
+            if node.end_lineno is not None:  # type: ignore[attr-defined]
+                node.end_lineno += by  # type: ignore[attr-defined]
+        extend(child_nodes(node))

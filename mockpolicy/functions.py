@@ -205,7 +205,7 @@ def own_nodes(function: FunctionNode) -> Iterator[ast.AST]:
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # nothing to look at inside
+LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # nothing to look at inside
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
@@ -215,10 +215,10 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
     for name in node._fields:
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
-            if not isinstance(value, _LEAVES):
+            if not isinstance(value, LEAVES):
                 found.append(value)
         elif isinstance(value, list):
-            found.extend(item for item in value if isinstance(item, ast.AST) and not isinstance(item, _LEAVES))
+            found.extend(item for item in value if isinstance(item, ast.AST) and not isinstance(item, LEAVES))
     return found
 
 

@@ -182,12 +182,12 @@ class _Summarizer:
             ):
                 value = node.value
                 if value is None or (isinstance(value, ast.Constant) and value.value is None):
-                    value = _instance_of_declared(node.annotation)  # set later: the declared type says what
+                    value = instance_of_declared(node.annotation)  # set later: the declared type says what
                 if value is not None:
                     cls.instance_attrs.setdefault(node.target.attr, (value, init))
 
 
-def _instance_of_declared(annotation: ast.expr) -> ast.expr | None:
+def instance_of_declared(annotation: ast.expr) -> ast.expr | None:
     """``C()`` for an attribute declared ``C``, ``C | None`` or ``Optional[C]``
     (a quoted annotation too), as an expression the resolver evaluates to an
     instance of ``C``; None for any other annotation."""

@@ -23,7 +23,7 @@ from mockpolicy.functions import (
     dotted_parts,
     function_facts,
 )
-from mockpolicy.index import ModuleIndex, absolute_import, local_class
+from mockpolicy.index import ModuleIndex, absolute_import, instance_of_declared, local_class
 from mockpolicy.project import Project
 from mockpolicy.symbols import CODE_KINDS, MISSING, UNKNOWN, Binding, ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value, external
 from mockpolicy.vocabulary import callee_name
@@ -602,7 +602,32 @@ class Resolver:
             first = values[0]
             if all(_same(first, other) for other in values[1:]):
                 value = first
+        if value.kind in (Kind.UNKNOWN, Kind.EXTERNAL) and function.returns is not None and results:
+            declared = self._declared_result(function.returns, module, yielded)
+            if declared is not None:
+                return declared
         return value
+
+    def _declared_result(self, annotation: ast.expr, module: ModuleInfo, yielded: bool) -> Value | None:
+        """An instance of the project class the return annotation declares
+        (``-> Client``, ``-> Client | None``; for what a generator yields,
+        ``-> Iterator[Path]`` or ``Generator[Path, None, None]``), when the
+        results themselves say nothing sure: paths disagree, or give an outside
+        object (``Path(d).resolve()`` typed by the library as its own class)."""
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:
+                annotation = ast.parse(annotation.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if yielded:
+            if not (isinstance(annotation, ast.Subscript) and (dotted_parts(annotation.value) or [""])[-1] in _YIELDING):
+                return None
+            annotation = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) else annotation.slice
+        expr = instance_of_declared(annotation)
+        if expr is None:
+            return None
+        value = self._evaluate(expr, Scope(module))
+        return value if value.kind is Kind.INSTANCE and value.cls is not None else None
 
     def _entered(self, expr: ast.expr, scope: Scope) -> Value:
         """The value ``with expr as name`` binds to ``name``: what a
@@ -625,6 +650,9 @@ class Resolver:
         if manager.kind is Kind.EXTERNAL:
             return external(f"{manager.qualname}.__enter__()")
         return UNKNOWN
+
+
+_YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable"})
 
 
 class _FunctionNames:

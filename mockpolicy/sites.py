@@ -16,7 +16,7 @@ import ast
 from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
-from mockpolicy.functions import asserted_types, dotted_parts, facts_from_statements, import_bindings
+from mockpolicy.functions import LEAVES, asserted_types, dotted_parts, facts_from_statements, import_bindings
 from mockpolicy.helpers import Helpers
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
@@ -173,7 +173,6 @@ class Context:
 
 
 _STATEMENTS_KEPT = frozenset({ast.With, ast.AsyncWith, ast.Return, ast.Expr, ast.AnnAssign, ast.AugAssign, ast.Delete})
-_LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
 
 
 def _names_in(nodes: list[ast.AST]) -> set[str]:
@@ -392,9 +391,9 @@ class TestModule:
                 value = getattr(node, name, None)
                 if type(value) is list:
                     for item in value:
-                        if isinstance(item, ast.AST) and not isinstance(item, _LEAVES):
+                        if isinstance(item, ast.AST) and not isinstance(item, LEAVES):
                             push(item)
-                elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+                elif isinstance(value, ast.AST) and not isinstance(value, LEAVES):
                     push(value)
 
     def _note_import(self, node: ast.Import | ast.ImportFrom, context: Context) -> None:

@@ -38,6 +38,7 @@ from mockpolicy.vocabulary import (
 )
 
 EXIT_METHODS = frozenset({"__exit__", "__aexit__"})  # what leaving a with block runs: restoring code
+ENTER_METHODS = frozenset({"__enter__", "__aenter__"})
 CONTAINER_METHODS = frozenset({"pop", "update", "setdefault", "clear", "popitem", "__setitem__", "__delitem__"})
 
 
@@ -372,6 +373,10 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 if shared is _MODULES and SYS_MODULES_RESTORING_FIXTURES & set(context.params):
                     continue  # pytester snapshots sys.modules at set-up and restores it at tear-down
                 if _restored_by_autouse(analysis, shared, restoring_fixtures):
+                    continue
+                if _restored_by_a_requested_fixture(analysis, context, shared.qualname):
+                    continue
+                if _entering_a_restoring_manager(analysis, context, scope, shared.qualname):
                     continue
                 taken_back = undone.added.get(id(node))
                 if taken_back is not None:
@@ -929,10 +934,104 @@ def _restores_shared(analysis: Analysis, shared: _Shared, visible: Cleanup, scop
         if first <= line <= last and _patches_dict(analysis, manager, scope, shared.qualname):
             return True
     regions: list[ast.AST] = [*visible.nodes, *visible.registered, *_managers_cleanup(analysis, visible, scope, node)]
-    return any(
+    if any(
         _changes(analysis, child, scope, shared.qualname) or _mentions(child, shared.qualname)
         for region in regions for child in ast.walk(region)
+    ):
+        return True
+    return any(
+        first <= line <= last and _manager_restores(analysis, manager, scope, shared.qualname)
+        for first, last, manager in visible.guarded
     )
+
+
+def _manager_restores(analysis: Analysis, manager: ast.expr, scope: Scope, qualname: str, depth: int = 0) -> bool:
+    """Whether leaving ``with manager`` puts the whole of ``os.environ``/``sys.modules``
+    (``qualname``) back: ``patch.dict`` of it, a class whose ``__exit__`` does
+    (``clear()`` and ``update()``), or a generator function (a ``@contextmanager``)
+    that does after its ``yield`` or wraps the ``yield`` in such a manager, up
+    to ``_MANAGER_DEPTH`` managers deep."""
+    if _patches_dict(analysis, manager, scope, qualname):
+        return True
+    if not isinstance(manager, ast.Call) or depth >= _MANAGER_DEPTH:
+        return False
+    resolver = analysis.resolver
+    value = resolver.evaluate(manager.func, scope)
+    if value.kind is Kind.CLASS and value.cls is not None:
+        value = resolver.attribute(value, "__exit__")
+        if value.kind is not Kind.FUNCTION or value.function is None:
+            return False
+        inner = _scope_of(analysis, value)
+        return inner is not None and any(
+            _restores_whole(analysis, child, inner, qualname) for child in ast.walk(value.function)
+        )
+    if value.kind is Kind.FUNCTION and value.function is not None:
+        inner = _scope_of(analysis, value)
+        return inner is not None and _restores_around_yield(analysis, value.function, inner, qualname, depth + 1)
+    return False
+
+
+_MANAGER_DEPTH = 3  # ``with helper():`` -> ``with EnvVars():`` inside it -> its ``__exit__``
+
+
+def _scope_of(analysis: Analysis, function: Value) -> Scope | None:
+    """Name lookup inside the project or library function ``function``."""
+    if function.function is None:
+        return None
+    info = analysis.resolver.index.get(function.module)
+    if info is None:
+        return analysis.resolver.module_scope(function.module)
+    return analysis.resolver.function_scope(function.function, info, None)
+
+
+def _restores_around_yield(
+    analysis: Analysis, function: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, qualname: str, depth: int = 0,
+) -> bool:
+    """Whether the generator ``function`` (a fixture, a ``@contextmanager``) puts
+    the whole of ``qualname`` back once its ``yield`` returns: in its own code
+    after the ``yield`` or in a ``finally``, or through a ``with`` around the
+    ``yield`` whose manager does (``_manager_restores``)."""
+    if any(
+        _restores_whole(analysis, child, scope, qualname)
+        for region in _function_cleanup(function).nodes for child in ast.walk(region)
+    ):
+        return True
+    return any(
+        _manager_restores(analysis, item.context_expr, scope, qualname, depth)
+        for node in ast.walk(function) if isinstance(node, (ast.With, ast.AsyncWith))
+        and any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in ast.walk(node))
+        for item in node.items
+    )
+
+
+def _entering_a_restoring_manager(analysis: Analysis, context: Context, scope: Scope, qualname: str) -> bool:
+    """Whether ``context`` is the ``__enter__`` of a class whose ``__exit__`` puts
+    the whole of ``qualname`` back: leaving the ``with`` undoes what entering did."""
+    owner = context.parent
+    if context.name not in ENTER_METHODS or owner is None or not isinstance(owner.node, ast.ClassDef):
+        return False
+    return any(
+        isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name in EXIT_METHODS
+        and any(_restores_whole(analysis, child, scope, qualname) for child in ast.walk(method))
+        for method in owner.node.body
+    )
+
+
+def _restored_by_a_requested_fixture(analysis: Analysis, context: Context, qualname: str) -> bool:
+    """Whether a per-test fixture the test (or fixture) ``context`` requests by a
+    parameter puts the whole of ``qualname`` back after the test
+    (``_restores_around_yield``: ``with EnvVars(...): yield``)."""
+    module = analysis.module
+    if module.fixtures is None or module.directory is None:
+        return False
+    for name in context.params:
+        found = module.fixtures.find(name, module.info, module.directory)
+        if found is None or not _per_test(found[0]):
+            continue
+        function, info = found
+        if _restores_around_yield(analysis, function, analysis.resolver.function_scope(function, info, None), qualname):
+            return True
+    return False
 
 
 def _patches_dict(analysis: Analysis, manager: ast.expr, scope: Scope, qualname: str) -> bool:

@@ -74,3 +74,15 @@ def test_asserted_equal_to_a_value_narrows_nothing(mocker):
 def test_instance_made_without_init(mocker):
     made = object.__new__(storage.Storage)
     mocker.patch.object(made, "save")  # [first-party-mock]
+
+
+from shopfp import sessions  # noqa: E402
+
+
+def test_declared_results(mocker):
+    mocker.patch.object(sessions.current(), "save")  # [first-party-mock]
+    mocker.patch.object(sessions.untyped(), "save")
+    with sessions.session() as opened:
+        mocker.patch.object(opened, "load")  # [first-party-mock]
+    with sessions.loose_session() as loose:
+        mocker.patch.object(loose, "load")

@@ -1,7 +1,9 @@
 """Shared state put back by a module function a test registers as a cleanup,
 by a fixture that takes an added name away after its yield, or by pytester;
-keys a test adds and deletes again; a callback handed to other code."""
+keys a test adds and deletes again; a callback handed to other code; a
+requested fixture or a helper whose yield a restoring manager wraps."""
 # pylint: disable=missing-docstring,import-error,redefined-outer-name
+import contextlib
 import os
 import sys
 import types
@@ -102,3 +104,49 @@ def _faster(func):
 @_faster
 def test_decorated_by_a_helper():
     pass
+
+
+class EnvVars(dict):
+    def __init__(self, values=None):
+        super().__init__(os.environ)
+        self.saved = dict(self)
+        self.update(values or {})
+
+    def __enter__(self):
+        os.environ.clear()
+        os.environ.update(self)
+
+    def __exit__(self, *exc):
+        os.environ.clear()
+        os.environ.update(self.saved)
+
+
+@contextlib.contextmanager
+def in_env(values):
+    with EnvVars(values):
+        yield
+
+
+@pytest.fixture
+def clean_env():
+    with EnvVars({"SHOP_CACHE": "/tmp"}):
+        yield
+
+
+@pytest.fixture
+def quiet_env():
+    with contextlib.suppress(KeyError):
+        yield
+
+
+def test_requested_fixture_restores(clean_env):
+    del os.environ["SHOP_REPO"]
+
+
+def test_requested_fixture_does_not(quiet_env):
+    del os.environ["SHOP_REPO"]  # [unrestored-environ-mutation]
+
+
+def test_helper_wrapping_a_restoring_manager():
+    with in_env({"A": "1"}):
+        os.environ.pop("SHOP_REPO", None)

@@ -1,0 +1,26 @@
+"""Functions whose results only their annotations type for sure."""
+
+import contextlib
+import copy
+from collections.abc import Iterator
+
+from shopfp.storage import DEFAULT, SqlStorage, Storage
+
+
+def current() -> Storage:
+    """The storage in use: the default one once it holds orders, else a fresh one."""
+    return DEFAULT if DEFAULT.orders else SqlStorage()
+
+
+def untyped():
+    return DEFAULT if DEFAULT.orders else SqlStorage()
+
+
+@contextlib.contextmanager
+def session() -> Iterator[Storage]:
+    yield copy.copy(DEFAULT)
+
+
+@contextlib.contextmanager
+def loose_session():
+    yield copy.copy(DEFAULT)
