@@ -153,8 +153,11 @@ class _Reading:
 
 
 # The last names of the calls a helper may patch with (patch, patch.object,
-# patch.multiple, monkeypatch.setattr/delattr in any spelling).
-PATCHING_NAMES = frozenset({"patch", "object", "multiple", "setattr", "delattr"})
+# patch.multiple, monkeypatch.setattr/delattr in any spelling, and the
+# ``fixtures`` package's mock fixtures, which a helper installs with ``useFixture``).
+PATCHING_NAMES = frozenset({
+    "patch", "object", "multiple", "setattr", "delattr", "MockPatch", "MockPatchObject", "MockPatchMultiple",
+})
 
 
 def _bound_scope(reading: _Reading, owner: ClassInfo | None) -> Scope:

@@ -46,7 +46,6 @@ from mockpolicy.vocabulary import (
     PATCHER_START,
     PYTESTMARK,
     SETUP_NAMES,
-    SITE_CALLEES,
     SKIP_CALLS,
     TEST_PREFIX,
     USEFIXTURES_MARKER,
@@ -763,8 +762,10 @@ def test_words(analysis: Analysis, context: Context, known: dict[int, frozenset[
 class Usage:
     """What the tests a mock applies to use, mock targets aside: the names they
     read (a class named only as ``patch.object(Mount, "is_mounted")`` is not
-    one they use, nor is ``patch`` or ``object``), and whether they enter a ``with`` block of something that is
-    not a patch (``with mount:`` runs ``__enter__`` and ``__exit__``)."""
+    one they use, nor is ``patch`` or ``object``, nor a method named only in
+    what a mock assertion expects, ``m.assert_called_once_with(obj.reset)``),
+    and whether they enter a ``with`` block of something that is not a patch
+    (``with mount:`` runs ``__enter__`` and ``__exit__``)."""
 
     names: frozenset[str]
     enters: bool
@@ -788,8 +789,15 @@ def usage(analysis: Analysis, context: Context) -> Usage:
                 found.add(node.attr)
             elif isinstance(node, ast.withitem) and id(node.context_expr) not in sites:
                 enters = True
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr.startswith(MOCK_ASSERTION_PREFIX):
+                stack.append(node.func)  # what a mock was called with is not run by the test
+                continue
             stack.extend(ast.iter_child_nodes(node))
     return Usage(frozenset(found), enters)
+
+
+MOCK_ASSERTION_PREFIX = "assert_"  # assert_called_once_with(fake, fake.reset_in_progress)
 
 
 def _applying(analysis: Analysis, context: Context) -> list[Context]:
@@ -841,8 +849,6 @@ def _reached(
     return known
 
 
-# the words of mocking calls (``mock.patch.object``): a test naming them names no method ``patch``
-_MOCKING_WORDS = frozenset(part for name in SITE_CALLEES for part in name.split("."))
 CONTEXT_DUNDERS = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
@@ -851,7 +857,7 @@ def _reaches(
 ) -> bool:
     parts = caller.qualname.split(".")
     name = parts[-1]
-    named = name in reach.names and (name not in _MOCKING_WORDS or name in reach.used().names)
+    named = name in reach.names and name in reach.used().names
     if not named and name.startswith("__") and len(parts) > 1:
         owner = function.owner.qualname.rpartition(".")[2] if function.owner is not None else ""
         used = reach.used()  # naming the class as a mock's target is not using its instances

@@ -703,7 +703,7 @@ def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attrib
     base_text, text = ast.unparse(target.value), ast.unparse(target)
     base = analysis.resolver.evaluate(target.value, scope)
     assigned = analysis.resolver.attribute(base, target.attr)
-    owners = set_ups_of(context)
+    owners = [*set_ups_of(context), *_methods_called_on_self(context)]
     for site in analysis.module.sites:
         if site.owner is not context and site.owner is not context.parent and site.owner not in owners:
             continue
@@ -717,6 +717,20 @@ def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attrib
                         and replaced.value.qualname == value.qualname and value.qualname:
                     return True
     return False
+
+
+def _methods_called_on_self(context: Context) -> list[Context]:
+    """The methods of the test's own class that it calls as ``self.name(...)``
+    (``self._stub_update_mocks()``): what they patch is patched for the test."""
+    owner = context.parent
+    if owner is None or not isinstance(owner.node, ast.ClassDef) or context.self_name is None:
+        return []
+    called = {
+        call.func.attr for call in context.calls
+        if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == context.self_name
+    }
+    return [method for method in owner.children if method.is_function and method.name in called]
 
 
 def _same_attribute(analysis: Analysis, replaced: Target, text: str, base: Value, attribute: str) -> bool:

@@ -27,6 +27,16 @@ class TestWithHelpers(testing.TestCase):
         config.NAME = "x"  # [unrestored-attribute-assignment]
 
 
+class TestWithFixtureHelpers(testing.TestCase):
+    def _stub_runner(self):
+        self.patch_fixture(jobs, "Runner")  # [first-party-mock, unspecced-mock]
+
+    def test_fixture_helper(self):
+        self.patch_fixture(jobs, "run", autospec=True)  # [first-party-mock]
+        self._stub_runner()
+        jobs.Runner.return_value = None  # a mock's attribute: the helper method patched jobs.Runner
+
+
 def test_pytest_helper(mocker):
     patch_with(mocker, "shopfp.jobs.run", autospec=True)  # [first-party-mock]
     patch_with(mocker, "shopfp.jobs.sleep", autospec=True)

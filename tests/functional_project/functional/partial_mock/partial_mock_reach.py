@@ -91,3 +91,10 @@ def test_inherited_method_patched_on_one_subclass(fetch):
 @mock.patch.object(vault.Shelf, "fetch", return_value="k", autospec=True)  # [undocumented-partial-mock]
 def test_inherited_method_called_on_the_patched_subclass(fetch):
     assert vault.from_shelf("x") == "k"
+
+
+def test_named_only_in_what_a_mock_expects(mocker):
+    mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # door is never run here
+    pool = mocker.Mock()
+    pool.submit("x")
+    pool.submit.assert_called_once_with(gates.door)

@@ -4,6 +4,8 @@ base TestCase whose helpers patch for the tests."""
 import unittest
 from unittest import mock
 
+import fixtures
+
 
 class TestCase(unittest.TestCase):
     def mock_object(self, obj, attr_name, new_attr=None, **kwargs):
@@ -22,6 +24,10 @@ class TestCase(unittest.TestCase):
     def mock_method(self, obj, name, **kwargs):
         """A helper wrapping a helper."""
         return self.mock_object(obj, name, **kwargs)
+
+    def patch_fixture(self, obj, attr, **kwargs):
+        """Installs the fixtures package's mock fixture (openstack's patchobject)."""
+        return self.useFixture(fixtures.MockPatchObject(obj, attr, **kwargs)).mock
 
     def mock_by_kind(self, obj, name, kind="object"):
         """Patches in a way not followed: declared in mock-helpers."""
