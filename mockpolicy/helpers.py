@@ -112,6 +112,16 @@ def _substitute(
             return expr
         if isinstance(expr, ast.Attribute):
             return ast.Attribute(value=put(expr.value), attr=expr.attr, ctx=ast.Load())
+        if isinstance(expr, ast.BinOp):  # a target spelt from parameters (``_spelt_from``)
+            return ast.BinOp(left=put(expr.left), op=expr.op, right=put(expr.right))
+        if isinstance(expr, ast.Tuple):
+            return ast.Tuple(elts=[put(element) for element in expr.elts], ctx=ast.Load())
+        if isinstance(expr, ast.JoinedStr):
+            return ast.JoinedStr(values=[
+                ast.FormattedValue(value=put(value.value), conversion=-1, format_spec=None)
+                if isinstance(value, ast.FormattedValue) else value
+                for value in expr.values
+            ])
         return expr  # constants, and what the helper made itself (opaque already)
 
     args: list[ast.expr] = []
@@ -422,9 +432,38 @@ def _aliases(module: ModuleInfo, local_imports: dict[str, tuple[int, str]]) -> d
 
 def _from_parameters(entry: Callee, call: ast.Call, reading: _Reading) -> bool:
     """Whether the object the call patches is one of the helper's parameters,
-    passed on unchanged (a name it reassigns may be anything)."""
+    passed on unchanged (a name it reassigns may be anything), or a target
+    string spelt from them and constants (``"app.repos." + factory``)."""
     target = entry.argument(call, "target")
-    return isinstance(target, ast.Name) and target.id in reading.params and target.id not in reading.reassigned
+    params = reading.params - reading.reassigned
+    if isinstance(target, ast.Name):
+        return target.id in params
+    return target is not None and _spelt_from(target, params) and any(
+        isinstance(node, ast.Name) for node in ast.walk(target)
+    )
+
+
+def _spelt_from(expr: ast.expr, params: set[str]) -> bool:
+    """Whether ``expr`` is a string made of ``params`` and constants only: ``+``,
+    an f-string of plain names, or ``%`` of a constant format."""
+    if isinstance(expr, ast.Name):
+        return expr.id in params
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, str)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        return _spelt_from(expr.left, params) and _spelt_from(expr.right, params)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod) and isinstance(expr.left, ast.Constant):
+        parts = expr.right.elts if isinstance(expr.right, ast.Tuple) else [expr.right]
+        return all(_spelt_from(part, params) for part in parts)
+    if isinstance(expr, ast.JoinedStr):
+        return all(
+            isinstance(value, ast.Constant) or (
+                isinstance(value, ast.FormattedValue) and value.format_spec is None and value.conversion == -1
+                and isinstance(value.value, ast.Name) and value.value.id in params
+            )
+            for value in expr.values
+        )
+    return False
 
 
 def _template(call: ast.Call, reading: _Reading) -> ast.Call:
@@ -435,7 +474,7 @@ def _template(call: ast.Call, reading: _Reading) -> ast.Call:
     def keep(expr: ast.expr) -> ast.expr:
         if isinstance(expr, ast.Name):
             return expr if expr.id in params else ast.Name(id=OPAQUE, ctx=ast.Load())
-        if isinstance(expr, ast.Constant):
+        if isinstance(expr, ast.Constant) or _spelt_from(expr, params):
             return expr
         if isinstance(expr, ast.Starred) and isinstance(expr.value, ast.Name) and expr.value.id in params:
             return expr

@@ -501,18 +501,26 @@ class Resolver:
             info = self.index.get(func.module)
             if info is not None and not (decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS):
                 result = self.function_result(func.function, info, func.owner)
-                if result.kind is Kind.UNKNOWN and (expr.args or expr.keywords):
-                    arguments = self._arguments(func, expr, scope)
+                declared = func.function.args
+                if result.kind is Kind.UNKNOWN and (expr.args or expr.keywords or declared.defaults or any(declared.kw_defaults)):
+                    arguments = self._arguments(func, expr, scope, info)
                     result = self.function_result(func.function, info, func.owner, arguments)
                 return result
         return UNKNOWN
 
-    def _arguments(self, func: Value, call: ast.Call, scope: Scope) -> Lookup:
+    def _arguments(self, func: Value, call: ast.Call, scope: Scope, module: ModuleInfo) -> Lookup:
         """The call's arguments by parameter name, evaluated in the caller's scope
-        when asked for (a result that depends on its arguments)."""
+        when asked for (a result that depends on its arguments); a parameter the
+        call leaves out is its default, evaluated where the function is defined
+        (``def build(parser_type=AppParser)``, then ``build()``)."""
         assert func.function is not None
         node = func.function
         positional = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+        defaults: dict[str, ast.expr] = dict(zip(reversed(positional), reversed(node.args.defaults)))
+        defaults.update(
+            (parameter.arg, default) for parameter, default in zip(node.args.kwonlyargs, node.args.kw_defaults)
+            if default is not None
+        )
         if func.owner is not None and "staticmethod" not in decorator_names(node):
             positional = positional[1:]  # bound to the instance or class
         passed: dict[str, ast.expr] = {}
@@ -526,7 +534,10 @@ class Resolver:
 
         def argument(name: str) -> Value | None:
             value = passed.get(name)
-            return self.evaluate(value, scope) if value is not None else None
+            if value is not None:
+                return self.evaluate(value, scope)
+            default = defaults.get(name)
+            return self.evaluate(default, Scope(module)) if default is not None else None
 
         return argument
 

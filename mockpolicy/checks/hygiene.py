@@ -225,6 +225,8 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
             )
             if stopped or site.escapes or _returns_patcher(site) or _outside_base_may_stop(analysis, context):
                 continue  # stopped here, handed to a caller who stops it, or a base class may stop it
+            if _stopped_by_a_sibling_method(context, keys):
+                continue  # a wrapper class with start() and stop(): whoever holds it stops it
             later = _stopped_later(context, start, keys)
             if later is not None and not context.is_function:
                 continue  # module or class level: an exception before the stop fails the import itself
@@ -265,6 +267,23 @@ def _returns_patcher(site: MockSite) -> bool:
 
 # Base classes known not to stop patchers themselves.
 PLAIN_BASES = UNITTEST_TEST_CASES | {"builtins.object"}
+
+
+def _stopped_by_a_sibling_method(context: Context, keys: set[str]) -> bool:
+    """Whether ``context`` is a method of a class that is no test class (no
+    ``test*`` method) and another of its methods stops the same patcher
+    (``_DatabasePatcherHelper.start``/``.stop``): the object's holder decides
+    when it stops, as it would for the patcher itself."""
+    owner = context.parent
+    if not context.is_function or owner is None or not isinstance(owner.node, ast.ClassDef):
+        return False
+    methods = [child for child in owner.children if child.is_function]
+    if any(method.name.startswith(TEST_PREFIX) for method in methods):
+        return False
+    return any(
+        method is not context and any(_stops(node, keys) for node in ast.walk(method.node))
+        for method in methods
+    )
 
 
 def _outside_base_may_stop(analysis: Analysis, context: Context) -> bool:

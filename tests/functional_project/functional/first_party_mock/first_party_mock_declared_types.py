@@ -86,3 +86,9 @@ def test_declared_results(mocker):
         mocker.patch.object(opened, "load")  # [first-party-mock]
     with sessions.loose_session() as loose:
         mocker.patch.object(loose, "load")
+
+
+def test_a_parameter_left_out_is_its_default(mocker):
+    mocker.patch.object(sessions.build(), "vacuum")  # [first-party-mock]
+    mocker.patch.object(sessions.build(storage.Storage), "load")  # [first-party-mock]
+    mocker.patch.object(sessions.given(), "load")

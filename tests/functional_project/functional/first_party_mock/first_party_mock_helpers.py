@@ -36,6 +36,11 @@ class TestWithFixtureHelpers(testing.TestCase):
         self._stub_runner()
         jobs.Runner.return_value = None  # a mock's attribute: the helper method patched jobs.Runner
 
+    def test_spelt_targets(self):
+        self.mock_job("run", autospec=True)  # [first-party-mock]
+        self.mock_in("jobs", "helper", autospec=True)  # [first-party-mock]
+        self.mock_in("jobs", "time", autospec=True)
+
 
 def test_pytest_helper(mocker):
     patch_with(mocker, "shopfp.jobs.run", autospec=True)  # [first-party-mock]

@@ -195,3 +195,36 @@ class TestRestoringMethodRegisteredAsCleanup(unittest.TestCase):
     def test_calls_a_helper_that_restores_nothing(self):
         self.addCleanup(self._restore_modules, {})
         self._unregistered_helper()
+
+
+class _SleepPatcher:
+    """A wrapper whose holder starts and stops it."""
+
+    def __init__(self):
+        self.patcher = mock.patch("shopfp.jobs.sleep", autospec=True)
+
+    def start(self):
+        self.patcher.start()
+
+    def stop(self):
+        self.patcher.stop()
+
+
+class _LeakyStarter:
+    def __init__(self):
+        self.patcher = mock.patch("shopfp.jobs.sleep", autospec=True)
+
+    def start(self):
+        self.patcher.start()  # [leaked-patcher]
+
+
+class TestWrappedPatcher(unittest.TestCase):
+    def setUp(self):
+        self.sleeping = _SleepPatcher()
+        self.sleeping.start()
+
+    def tearDown(self):
+        self.sleeping.stop()
+
+    def test_runs(self):
+        _LeakyStarter().start()

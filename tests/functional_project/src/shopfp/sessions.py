@@ -24,3 +24,14 @@ def session() -> Iterator[Storage]:
 @contextlib.contextmanager
 def loose_session():
     yield copy.copy(DEFAULT)
+
+
+def build(kind=SqlStorage, *, opened=None):
+    """A storage of the kind asked for; the parameter's default when none is."""
+    made = kind()
+    made.orders = opened or {}
+    return made
+
+
+def given(storage=None):
+    return storage

@@ -25,6 +25,17 @@ class TestCase(unittest.TestCase):
         """A helper wrapping a helper."""
         return self.mock_object(obj, name, **kwargs)
 
+    def mock_job(self, name, **kwargs):
+        """Spells the target from its parameter."""
+        patcher = mock.patch("shopfp.jobs." + name, **kwargs)
+        self.addCleanup(patcher.stop)
+        return patcher.start()
+
+    def mock_in(self, module, name, **kwargs):
+        patcher = mock.patch(f"shopfp.{module}.{name}", **kwargs)
+        self.addCleanup(patcher.stop)
+        return patcher.start()
+
     def patch_fixture(self, obj, attr, **kwargs):
         """Installs the fixtures package's mock fixture (openstack's patchobject)."""
         return self.useFixture(fixtures.MockPatchObject(obj, attr, **kwargs)).mock
