@@ -189,13 +189,15 @@ def _may_be_helper(calls: list[ast.Call], function: FunctionNode) -> bool:
 
 def _passes_parameter(call: ast.Call, function: FunctionNode) -> bool:
     """Whether ``call`` may be a helper handed ``function``'s own parameter as its
-    first argument: not an assertion, a builtin, or a method of a parameter."""
+    first argument or by keyword: not an assertion, a builtin, or a method of a
+    parameter."""
     first = call.args[0] if call.args else None
-    if not isinstance(first, ast.Name):
-        return False
     arguments = function.args
     params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
-    if first.id not in params:
+    if not (isinstance(first, ast.Name) and first.id in params) and not any(
+        isinstance(keyword.value, ast.Name) and keyword.value.id in params and keyword.arg is not None
+        for keyword in call.keywords
+    ):
         return False
     parts = dotted_parts(call.func)
     if not parts or parts[-1].startswith(ASSERTION_PREFIXES) or (len(parts) == 1 and parts[0] in BUILTIN_NAMES):
@@ -329,7 +331,7 @@ class Helpers:
             if inner is None:
                 continue
             call = inner.call_for(node)
-            if call is not None and _from_parameters(inner.entry, call, reading):
+            if call is not None and (_from_parameters(inner.entry, call, reading) or _fixed_target(inner.entry, call)):
                 handed = _handed(reading.nodes, node, inner.entry) if inner.hands_patcher else False
                 if handed is None:
                     continue
@@ -441,6 +443,16 @@ def _from_parameters(entry: Callee, call: ast.Call, reading: _Reading) -> bool:
     return target is not None and _spelt_from(target, params) and any(
         isinstance(node, ast.Name) for node in ast.walk(target)
     )
+
+
+def _fixed_target(entry: Callee, call: ast.Call) -> bool:
+    """Whether the call patches a target string fixed by constants alone: a
+    helper handing its parameters to a helper that patches such a target
+    (``setup_secret_repository_mock(repo)`` calling
+    ``_setup_repository_mock(repo_factory="get_secret_repository", mock_repo_obj=repo)``)
+    mocks that target for its callers."""
+    target = entry.argument(call, "target")
+    return target is not None and not isinstance(target, ast.Name) and _spelt_from(target, set())
 
 
 def _spelt_from(expr: ast.expr, params: set[str]) -> bool:

@@ -287,39 +287,49 @@ class Resolver:
     ) -> Value | None:
         """The member ``name`` of ``cls`` or its bases; ``None`` when no project
         class in the hierarchy has it and every base is known to be ``object``.
-        On an instance, a property is what its getter returns."""
+        On an instance, a property is what its getter returns. A project base
+        defining it wins over an outside base before it, which may or may not
+        (``class T(BaseTestCase, RepositoryMixin)`` with oslotest's
+        ``BaseTestCase`` under the first: the mixin's helpers are the ones)."""
+        return self._class_member(cls, name, seen, instance, origin)[0]
+
+    def _class_member(
+        self, cls: ClassInfo, name: str, seen: set[int], instance: bool, origin: ClassInfo | None
+    ) -> tuple[Value | None, bool]:
+        """``_class_lookup``, and whether a project class defines the member."""
         if id(cls) in seen:
-            return UNKNOWN
+            return UNKNOWN, False
         seen.add(id(cls))
         qualname = f"{cls.module}.{cls.qualname}.{name}"
         binding = cls.members.get(name)
         scope = self.module_scope(cls.module)
         if binding is not None:
             if scope is None:
-                return UNKNOWN
+                return UNKNOWN, True
             function = binding.function
             owner = origin or cls  # ``self`` is an instance of the class looked up from
             if instance and function is not None and decorator_names(function) & PROPERTY_DECORATORS:
-                return self.function_result(function, scope.module, owner)
+                return self.function_result(function, scope.module, owner), True
             if binding.kind == "value":  # read with the names the class body bound before it
                 scope = self._class_body_scope(cls, cls.bases_scope or scope, name)
-            return self._binding(binding, scope, qualname, owner=owner)
+            return self._binding(binding, scope, qualname, owner=owner), True
         outside: Value | None = None
         bases_scope = cls.bases_scope or scope
         for base_expr in cls.bases:
             base = self._evaluate(base_expr, bases_scope) if bases_scope is not None else UNKNOWN
             if base.kind is Kind.CLASS and base.cls is not None:
-                found = self._class_lookup(base.cls, name, seen, instance, origin)
-                if found is not None:
-                    return found
+                found, defined = self._class_member(base.cls, name, seen, instance, origin)
+                if defined or (found is not None and found.kind is Kind.UNKNOWN):
+                    return found, defined  # defined there, or may be (a metaclass, a __getattr__)
+                outside = outside or found
             elif base.kind is Kind.EXTERNAL:
                 if base.qualname not in ("builtins.object", "object"):
                     outside = outside or external(f"{base.qualname}.{name}")
             else:
                 outside = UNKNOWN
         if outside is None and cls.dynamic:
-            return UNKNOWN  # a metaclass or __getattr__ may provide it
-        return outside
+            return UNKNOWN, False  # a metaclass or __getattr__ may provide it
+        return outside, False
 
     def _class_body_scope(self, cls: ClassInfo, outer: Scope, assigned: str) -> Scope:
         """Where a class-body assignment to ``assigned`` reads its names: the

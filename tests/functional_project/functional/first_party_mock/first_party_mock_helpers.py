@@ -1,6 +1,8 @@
 """Mocks made through the project's own patching helpers are mock sites like
 the patches they make."""
 # pylint: disable=missing-docstring,import-error,attribute-defined-outside-init
+import unittest
+
 from shopfp import config, jobs, storage, testing
 from shopfp.storage import Storage
 
@@ -40,6 +42,11 @@ class TestWithFixtureHelpers(testing.TestCase):
         self.mock_job("run", autospec=True)  # [first-party-mock]
         self.mock_in("jobs", "helper", autospec=True)  # [first-party-mock]
         self.mock_in("jobs", "time", autospec=True)
+
+
+class TestMixedBases(unittest.TestCase, testing.JobsMixin):
+    def test_runner(self):
+        self.mock_runner(object())  # [first-party-mock, unspecced-mock]
 
 
 def test_pytest_helper(mocker):

@@ -47,6 +47,19 @@ class TestCase(unittest.TestCase):
         return patcher.start()
 
 
+class JobsMixin:
+    """Helpers a test class mixes in after an outside base (oslotest's, say)."""
+
+    def _mock_jobs_attr(self, attr, value):
+        patcher = mock.patch("shopfp.jobs." + attr, return_value=value)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def mock_runner(self, runner=None):
+        """A fixed target, the caller's object: a mock of it for each caller."""
+        self._mock_jobs_attr(attr="Runner", value=runner)
+
+
 def patching(target, new):
     """Hands back the patcher: the caller starts it or enters it."""
     return mock.patch(target, new)
