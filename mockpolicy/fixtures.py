@@ -181,9 +181,27 @@ class Fixtures:
         generator = self.resolver.facts(function, module).is_generator
 
         def params(name: str) -> Value | None:
-            return self.value(name, module, directory) if name != function.name else None
+            if name != function.name:
+                return self.value(name, module, directory)
+            overridden = self._overridden(name, module, directory)  # ``def session(session): ...``
+            return self._value_of(overridden, directory) if overridden is not None else None
 
         return self.resolver.function_result(function, module, None, params, yielded=generator)
+
+    def _overridden(self, name: str, module: ModuleInfo, directory: Path) -> FixtureDef | None:
+        """The fixture ``name`` that the one of that name in ``module`` overrides
+        (and receives when it asks for its own name, as pytest gives it): the
+        next definition further out than ``module``."""
+        chain = self.chain(directory)
+        further = not any(candidate is module for candidate in chain)  # the test module itself
+        for candidate in chain:
+            if further:
+                found = self._definitions(candidate).get(name) or self._imported(candidate, name)
+                if found is not None:
+                    return found
+            elif candidate is module:
+                further = True
+        return None
 
     def instance_attribute(self, name: str, test_module: ModuleInfo, directory: Path) -> Value | None:
         """What an autouse fixture assigns to ``request.instance.<name>`` for

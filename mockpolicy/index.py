@@ -74,7 +74,7 @@ class _Summarizer:
                 self._instance_attrs(stmt, cls)
         elif isinstance(stmt, ast.ClassDef):
             prefix = f"{cls.qualname}." if cls else ""
-            child = ClassInfo(info.name, prefix + stmt.name, list(stmt.bases))
+            child = ClassInfo(info.name, prefix + stmt.name, [_unsubscripted(base) for base in stmt.bases])
             self._block(stmt.body, child.members, child, conditional=False)
             self._helpers_instance_attrs(child)
             child.dynamic = any(not _adds_no_attributes(keyword) for keyword in stmt.keywords) or bool(
@@ -102,7 +102,10 @@ class _Summarizer:
             for target in stmt.targets:
                 self._assign(target, stmt.value, stmt.lineno, table, conditional)
         elif isinstance(stmt, ast.AnnAssign):
-            if stmt.value is not None:
+            declared = instance_of_declared(stmt.annotation) if cls is None and _is_none(stmt.value) else None
+            if declared is not None:  # ``console: ConsoleOutput = None``, filled in later: a ConsoleOutput
+                self._assign(stmt.target, declared, stmt.lineno, table, conditional)
+            elif stmt.value is not None:
                 self._assign(stmt.target, stmt.value, stmt.lineno, table, conditional)
             elif isinstance(stmt.target, ast.Name):  # declared, set elsewhere
                 self._bind(table, stmt.target.id, Binding("unknown", stmt.lineno), conditional)
@@ -187,6 +190,16 @@ class _Summarizer:
                     cls.instance_attrs.setdefault(node.target.attr, (value, init))
 
 
+def _unsubscripted(base: ast.expr) -> ast.expr:
+    """A class's base as a name: ``Worker`` for ``Worker[Segment]`` (a generic's
+    parameters change none of its members)."""
+    return base.value if isinstance(base, ast.Subscript) else base
+
+
+def _is_none(expr: ast.expr | None) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
 def instance_of_declared(annotation: ast.expr) -> ast.expr | None:
     """``C()`` for an attribute declared ``C``, ``C | None`` or ``Optional[C]``
     (a quoted annotation too), as an expression the resolver evaluates to an
@@ -217,7 +230,7 @@ def local_class(module: str, node: ast.ClassDef, qualname: str, bases_scope: Sco
     """The ``ClassInfo`` of a class defined inside a function; its bases are
     evaluated in ``bases_scope`` (the function's names)."""
     summarizer = _Summarizer(ModuleInfo(module, None, False))
-    info = ClassInfo(module, qualname, list(node.bases), bases_scope=bases_scope)
+    info = ClassInfo(module, qualname, [_unsubscripted(base) for base in node.bases], bases_scope=bases_scope)
     summarizer._block(node.body, info.members, info, conditional=False)
     return info
 

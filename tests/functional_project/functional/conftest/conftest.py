@@ -1,10 +1,12 @@
 """An autouse fixture that puts os.environ back after every test, through a
 context manager of its own."""
-# pylint: disable=missing-docstring
+# pylint: disable=missing-docstring,import-error
 import contextlib
 import os
 
 import pytest
+
+from shopfp.storage import Storage
 
 
 @contextlib.contextmanager
@@ -19,3 +21,8 @@ def isolated_environment():
 def isolate_environ():
     with isolated_environment():
         yield
+
+
+@pytest.fixture
+def storage():
+    return Storage()

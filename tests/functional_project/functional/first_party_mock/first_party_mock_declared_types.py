@@ -92,3 +92,8 @@ def test_a_parameter_left_out_is_its_default(mocker):
     mocker.patch.object(sessions.build(), "vacuum")  # [first-party-mock]
     mocker.patch.object(sessions.build(storage.Storage), "load")  # [first-party-mock]
     mocker.patch.object(sessions.given(), "load")
+
+
+def test_generic_bases_and_declared_globals(mocker):
+    mocker.patch("shopfp.sessions.StoragePool.acquire")  # [first-party-mock]
+    mocker.patch("shopfp.sessions.current_pool")  # [first-party-mock]

@@ -3,6 +3,7 @@
 import contextlib
 import copy
 from collections.abc import Iterator
+from typing import Generic, TypeVar
 
 from shopfp.storage import DEFAULT, SqlStorage, Storage
 
@@ -35,3 +36,18 @@ def build(kind=SqlStorage, *, opened=None):
 
 def given(storage=None):
     return storage
+
+
+Kept = TypeVar("Kept")
+
+
+class Pool(Generic[Kept]):
+    def acquire(self):
+        return None
+
+
+class StoragePool(Pool[Storage]):
+    """Inherits acquire through a subscripted base."""
+
+
+current_pool: StoragePool | None = None  # filled in by the application
