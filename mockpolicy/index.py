@@ -103,8 +103,9 @@ class _Summarizer:
                 self._assign(target, stmt.value, stmt.lineno, table, conditional)
         elif isinstance(stmt, ast.AnnAssign):
             declared = instance_of_declared(stmt.annotation) if cls is None and _is_none(stmt.value) else None
-            if declared is not None:  # ``console: ConsoleOutput = None``, filled in later: a ConsoleOutput
-                self._assign(stmt.target, declared, stmt.lineno, table, conditional)
+            if declared is not None and isinstance(stmt.target, ast.Name):  # ``console: ConsoleOutput = None``
+                binding = Binding("value", stmt.lineno, value=stmt.value, declared=declared)
+                self._bind(table, stmt.target.id, binding, conditional)
             elif stmt.value is not None:
                 self._assign(stmt.target, stmt.value, stmt.lineno, table, conditional)
             elif isinstance(stmt.target, ast.Name):  # declared, set elsewhere

@@ -216,6 +216,8 @@ class Resolver:
             return Value(Kind.CLASS, module=module, qualname=qualname, cls=binding.cls)
         if binding.kind == "import":
             return self.resolve_dotted(binding.target)
+        if binding.kind == "value" and binding.declared is not None:
+            return self._evaluate(binding.declared, Scope(scope.module))
         if binding.kind == "value" and binding.value is not None:
             return self._evaluate(binding.value, scope)
         return UNKNOWN

@@ -32,6 +32,7 @@ class Binding:
     value: ast.expr | None = None
     cls: ClassInfo | None = None
     function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    declared: ast.expr | None = None  # ``X: Cls = None``: what the name holds once filled in (``Cls()``)
 
 
 @dataclass(eq=False)

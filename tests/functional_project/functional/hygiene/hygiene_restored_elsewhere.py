@@ -11,7 +11,7 @@ import unittest
 
 import pytest
 
-from shopfp import config
+from shopfp import config, sessions
 
 
 def _reset_retries():
@@ -150,3 +150,7 @@ def test_requested_fixture_does_not(quiet_env):
 def test_helper_wrapping_a_restoring_manager():
     with in_env({"A": "1"}):
         os.environ.pop("SHOP_REPO", None)
+
+
+def test_resets_a_global_declared_as_a_class():
+    sessions.current_pool = None  # the value the module declares: nothing changes
