@@ -793,7 +793,7 @@ def usage(analysis: Analysis, context: Context) -> Usage:
                     and node.func.attr.startswith(MOCK_ASSERTION_PREFIX):
                 stack.append(node.func)  # what a mock was called with is not run by the test
                 continue
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
     return Usage(frozenset(found), enters)
 
 
@@ -857,18 +857,26 @@ def _reaches(
 ) -> bool:
     parts = caller.qualname.split(".")
     name = parts[-1]
-    named = name in reach.names and name in reach.used().names
-    if not named and name.startswith("__") and len(parts) > 1:
-        owner = function.owner.qualname.rpartition(".")[2] if function.owner is not None else ""
-        used = reach.used()  # naming the class as a mock's target is not using its instances
-        named = parts[-2] in used.names or owner in used.names
-        if not named and name in CONTEXT_DUNDERS and used.enters:
-            named = parts[-2] in reach.names or owner in reach.names
-    if named and caller.owner and not name.startswith("__"):
-        named = _class_named_in_file(analysis, caller.owner, reach)
+    used_checked = False  # what the test uses (``reach.used()``, a walk of its code) is read last
+    if name.startswith("__") and len(parts) > 1:
+        used = reach.used()
+        used_checked = True
+        named = name in reach.names and name in used.names
+        if not named:
+            owner = function.owner.qualname.rpartition(".")[2] if function.owner is not None else ""
+            # naming the class as a mock's target is not using its instances
+            named = parts[-2] in used.names or owner in used.names
+            if not named and name in CONTEXT_DUNDERS and used.enters:
+                named = parts[-2] in reach.names or owner in reach.names
+    else:
+        named = name in reach.names
+        if named and caller.owner and not name.startswith("__"):
+            named = _class_named_in_file(analysis, caller.owner, reach)
     if named:
         value = analysis.resolver.resolve_dotted(caller.qualname)
-        if reach.imported(value.module or caller.qualname.rpartition(".")[0]):
+        if reach.imported(value.module or caller.qualname.rpartition(".")[0]) and (
+            used_checked or name in reach.used().names
+        ):
             return True
     if depth + 1 >= _CALLER_DEPTH:
         return False
