@@ -158,6 +158,8 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         if excused:
             continue
         subject = f"'{site.targets[0].text}': " if site.kind in PATCH_KINDS and site.targets else ""
+        if not subject and reason.startswith("it "):  # a target named only at run time (a helper's parameter)
+            reason = "The patch's target" + reason.removeprefix("it")
         yield analysis.finding(
             call, UNSPECCED_MOCK.symbol,
             f"{subject}{reason}, so a misspelt or removed attribute still answers and the test stays "

@@ -61,3 +61,12 @@ def test_patch_wrapping_the_real_function(mocker):
     with mock.patch("shopfp.jobs.sleep", wraps=jobs.sleep, return_value=None):
         pass
     mocker.patch("shopfp.jobs.sleep", wraps=True)  # [unspecced-mock]
+
+
+def patch_returning(target, value):
+    patcher = mock.patch(target, return_value=value)  # [unspecced-mock]
+    return patcher.start()
+
+
+def test_through_a_helper():
+    patch_returning("shopfp.jobs.sleep", None)  # [unspecced-mock]
