@@ -18,7 +18,7 @@ from pathlib import Path
 from mockpolicy.annotations import Annotations
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
-from mockpolicy.functions import FunctionNode, dotted_parts, statements
+from mockpolicy.functions import FunctionNode, dotted_parts, is_none, statements
 from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
@@ -463,11 +463,7 @@ def _answers_from(body: list[ast.AST], calls: set[int]) -> bool:
                 derived.add(text)
                 grown = True
     answers = [node.value for node in body if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom))]
-    return all(value is None or _is_none(value) or derives(value) for value in answers)
-
-
-def _is_none(expr: ast.expr) -> bool:
-    return isinstance(expr, ast.Constant) and expr.value is None
+    return all(value is None or is_none(value) or derives(value) for value in answers)
 
 
 def _plain_data(expr: ast.expr | None) -> bool:

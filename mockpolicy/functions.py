@@ -61,6 +61,22 @@ class FunctionFacts:
         return bool(self.yields)
 
 
+def is_none(expr: ast.expr | None) -> bool:
+    """Whether ``expr`` is the literal ``None``."""
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
+def unquoted(annotation: ast.expr) -> ast.expr | None:
+    """``annotation`` with a quoted one (``"Client"``) parsed; None when the
+    quoted text is no expression."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    return annotation
+
+
 def import_bindings(node: ast.Import | ast.ImportFrom) -> list[tuple[str, int, str]]:
     """``(bound name, level, dotted path)`` for each name an import statement binds."""
     if isinstance(node, ast.Import):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from mockpolicy.bodies import defer_bodies
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
-from mockpolicy.functions import dotted_parts
+from mockpolicy.functions import dotted_parts, is_none, unquoted
 from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, callee_name, is_fixture
@@ -102,7 +102,7 @@ class _Summarizer:
             for target in stmt.targets:
                 self._assign(target, stmt.value, stmt.lineno, table, conditional)
         elif isinstance(stmt, ast.AnnAssign):
-            declared = instance_of_declared(stmt.annotation) if cls is None and _is_none(stmt.value) else None
+            declared = instance_of_declared(stmt.annotation) if cls is None and is_none(stmt.value) else None
             if declared is not None and isinstance(stmt.target, ast.Name):  # ``console: ConsoleOutput = None``
                 binding = Binding("value", stmt.lineno, value=stmt.value, declared=declared)
                 self._bind(table, stmt.target.id, binding, conditional)
@@ -197,19 +197,14 @@ def _unsubscripted(base: ast.expr) -> ast.expr:
     return base.value if isinstance(base, ast.Subscript) else base
 
 
-def _is_none(expr: ast.expr | None) -> bool:
-    return isinstance(expr, ast.Constant) and expr.value is None
-
-
 def instance_of_declared(annotation: ast.expr) -> ast.expr | None:
     """``C()`` for an attribute declared ``C``, ``C | None`` or ``Optional[C]``
     (a quoted annotation too), as an expression the resolver evaluates to an
     instance of ``C``; None for any other annotation."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return None
+    parsed = unquoted(annotation)
+    if parsed is None:
+        return None
+    annotation = parsed
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         sides = [annotation.left, annotation.right]
         kept = [side for side in sides if not (isinstance(side, ast.Constant) and side.value is None)]

@@ -22,6 +22,7 @@ from mockpolicy.functions import (
     decorator_names,
     dotted_parts,
     function_facts,
+    unquoted,
 )
 from mockpolicy.index import ModuleIndex, absolute_import, instance_of_declared, local_class
 from mockpolicy.project import Project
@@ -637,11 +638,10 @@ class Resolver:
         ``-> Iterator[Path]`` or ``Generator[Path, None, None]``), when the
         results themselves say nothing sure: paths disagree, or give an outside
         object (``Path(d).resolve()`` typed by the library as its own class)."""
-        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-            try:
-                annotation = ast.parse(annotation.value, mode="eval").body
-            except SyntaxError:
-                return None
+        parsed = unquoted(annotation)
+        if parsed is None:
+            return None
+        annotation = parsed
         if yielded:
             if not (isinstance(annotation, ast.Subscript) and (dotted_parts(annotation.value) or [""])[-1] in _YIELDING):
                 return None

@@ -22,7 +22,7 @@ from mockpolicy.project import resolved
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
 from mockpolicy.sites import Context, MockSite, Target, root_key
-from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
+from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     CLEANUP_REGISTRARS,
     PATCHER_START,
@@ -529,39 +529,20 @@ def _keys_taken_back(context: Context, ordered: list[ast.AST]) -> _TakenBack:
 
 
 def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, bool]) -> bool:
-    """Whether an autouse fixture of the test's module, its conftest files or
-    plugins puts the shared state back after every test: in its own code after
-    the ``yield`` (or in a ``finally``), or in a ``@contextmanager`` function it
-    wraps the ``yield`` in (``with isolated_environment(): yield``)."""
+    """Whether a per-test autouse fixture of the test's module, its conftest
+    files or plugins puts the shared state back after every test
+    (``_restores_around_yield``: after its ``yield``, in a ``finally``, or in a
+    manager it wraps the ``yield`` in, ``with isolated_environment(): yield``)."""
     if shared.qualname in known:
         return known[shared.qualname]
     module = analysis.module
-    found = False
-    if module.fixtures is not None and module.directory is not None:
-        for function, info in module.fixtures.autouse(module.info, module.directory):
-            if not _per_test(function):
-                continue  # a session or module fixture puts things back once, not after each test
-            scope = analysis.resolver.function_scope(function, info, None)
-            regions: list[tuple[ast.AST, Scope]] = [(node, scope) for node in _function_cleanup(function).nodes]
-            for node in ast.walk(function):
-                if isinstance(node, (ast.With, ast.AsyncWith)) and any(
-                    isinstance(child, (ast.Yield, ast.YieldFrom)) for child in ast.walk(node)
-                ):
-                    for item in node.items:
-                        if _patches_dict(analysis, item.context_expr, scope, shared.qualname):
-                            found = True
-                        manager = item.context_expr
-                        if isinstance(manager, ast.Call):
-                            value = analysis.resolver.evaluate(manager.func, scope)
-                            where = Scope(info) if value.module == info.name else analysis.resolver.module_scope(value.module)
-                            if value.kind is Kind.FUNCTION and value.function is not None and where is not None:
-                                regions += [(region, where) for region in _function_cleanup(value.function).nodes]
-            found = found or any(  # the whole state put back, not a read nor a key or two
-                _restores_whole(analysis, child, where, shared.qualname)
-                for region, where in regions for child in ast.walk(region)
-            )
-            if found:
-                break
+    found = module.fixtures is not None and module.directory is not None and any(
+        _per_test(function)  # a session or module fixture puts things back once, not after each test
+        and _restores_around_yield(
+            analysis, function, analysis.resolver.function_scope(function, info, None), shared.qualname,
+        )
+        for function, info in module.fixtures.autouse(module.info, module.directory)
+    )
     known[shared.qualname] = found
     return found
 
@@ -994,12 +975,12 @@ def _manager_restores(analysis: Analysis, manager: ast.expr, scope: Scope, qualn
         value = resolver.attribute(value, "__exit__")
         if value.kind is not Kind.FUNCTION or value.function is None:
             return False
-        inner = _scope_of(analysis, value)
+        inner = _scope_of(analysis, value, scope.module)
         return inner is not None and any(
             _restores_whole(analysis, child, inner, qualname) for child in ast.walk(value.function)
         )
     if value.kind is Kind.FUNCTION and value.function is not None:
-        inner = _scope_of(analysis, value)
+        inner = _scope_of(analysis, value, scope.module)
         return inner is not None and _restores_around_yield(analysis, value.function, inner, qualname, depth + 1)
     return False
 
@@ -1007,11 +988,13 @@ def _manager_restores(analysis: Analysis, manager: ast.expr, scope: Scope, qualn
 _MANAGER_DEPTH = 3  # ``with helper():`` -> ``with EnvVars():`` inside it -> its ``__exit__``
 
 
-def _scope_of(analysis: Analysis, function: Value) -> Scope | None:
-    """Name lookup inside the project or library function ``function``."""
+def _scope_of(analysis: Analysis, function: Value, home: ModuleInfo) -> Scope | None:
+    """Name lookup inside the project or library function ``function``
+    (``home``: the module naming it, which may be the one defining it, a
+    conftest the index does not hold)."""
     if function.function is None:
         return None
-    info = analysis.resolver.index.get(function.module)
+    info = home if function.module == home.name else analysis.resolver.index.get(function.module)
     if info is None:
         return analysis.resolver.module_scope(function.module)
     return analysis.resolver.function_scope(function.function, info, None)
