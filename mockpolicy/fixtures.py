@@ -18,7 +18,7 @@ from mockpolicy.index import ModuleIndex, is_file, module_name_for, summarize
 from mockpolicy.project import Project
 from mockpolicy.resolve import Resolver
 from mockpolicy.source import SourceError, read_source
-from mockpolicy.symbols import Kind, ModuleInfo, Value
+from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Value
 from mockpolicy.vocabulary import fixture_decorator, is_fixture
 
 FixtureDef = tuple[ast.FunctionDef | ast.AsyncFunctionDef, ModuleInfo]
@@ -161,6 +161,19 @@ class Fixtures:
         if found is None:
             return None
         return self._value_of(found, directory)
+
+    def class_value(self, name: str, cls: ClassInfo, directory: Path) -> Value | None:
+        """What the fixture ``name`` defined as a method of the test class ``cls``
+        or of a project base of it gives (pytest looks there before the module);
+        None if none of them defines it."""
+        for owner in self.resolver.project_lineage(cls):
+            for binding in owner.members.values():
+                function = binding.function
+                if binding.kind != "def" or function is None or _fixture_name(function) != name:
+                    continue
+                scope = self.resolver.module_scope(owner.module)
+                return self._value_of((function, scope.module), directory) if scope is not None else None
+        return None
 
     def _value_of(self, fixture: FixtureDef, directory: Path) -> Value:
         function, module = fixture

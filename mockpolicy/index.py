@@ -67,7 +67,8 @@ class _Summarizer:
     ) -> None:
         info = self.info
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._bind(table, stmt.name, Binding("def", stmt.lineno, function=stmt), conditional)
+            if not (cls is not None and stmt.name in table and _extends_property(stmt)):
+                self._bind(table, stmt.name, Binding("def", stmt.lineno, function=stmt), conditional)
             if cls is None and stmt.name == "__getattr__":
                 info.has_getattr = True
             if cls is not None and _binds_instance_state(stmt):
@@ -191,6 +192,16 @@ class _Summarizer:
                     cls.instance_attrs.setdefault(node.target.attr, (value, init))
 
 
+def _extends_property(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``function`` is decorated ``@<its name>.setter`` (or ``.deleter``):
+    the name still holds the property, read through the getter defined before."""
+    return any(
+        isinstance(decorator, ast.Attribute) and decorator.attr in ("setter", "deleter")
+        and isinstance(decorator.value, ast.Name) and decorator.value.id == function.name
+        for decorator in function.decorator_list
+    )
+
+
 def _unsubscripted(base: ast.expr) -> ast.expr:
     """A class's base as a name: ``Worker`` for ``Worker[Segment]`` (a generic's
     parameters change none of its members)."""
@@ -200,20 +211,31 @@ def _unsubscripted(base: ast.expr) -> ast.expr:
 def instance_of_declared(annotation: ast.expr) -> ast.expr | None:
     """``C()`` for an attribute declared ``C``, ``C | None`` or ``Optional[C]``
     (a quoted annotation too), as an expression the resolver evaluates to an
-    instance of ``C``; None for any other annotation."""
+    instance of ``C``. A union of classes (``A | B``, ``Union[A, B]``) gives
+    ``(A | B)()``, which the resolver reads as an instance of the classes'
+    nearest shared project base. None for any other annotation."""
     parsed = unquoted(annotation)
     if parsed is None:
         return None
-    annotation = parsed
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        sides = [annotation.left, annotation.right]
-        kept = [side for side in sides if not (isinstance(side, ast.Constant) and side.value is None)]
-        annotation = kept[0] if len(kept) == 1 else annotation
-    elif isinstance(annotation, ast.Subscript) and (dotted_parts(annotation.value) or [""])[-1] == "Optional":
-        annotation = annotation.slice
-    if dotted_parts(annotation) is None:
+    members = [member for member in _union_members(parsed) if not is_none(member)]
+    if not members or any(dotted_parts(member) is None for member in members):
         return None
-    return ast.Call(func=annotation, args=[], keywords=[], lineno=annotation.lineno, col_offset=annotation.col_offset)
+    func = members[0]
+    for member in members[1:]:
+        func = ast.BinOp(left=func, op=ast.BitOr(), right=member, lineno=member.lineno, col_offset=member.col_offset)
+    return ast.Call(func=func, args=[], keywords=[], lineno=parsed.lineno, col_offset=parsed.col_offset)
+
+
+def _union_members(annotation: ast.expr) -> list[ast.expr]:
+    """The alternatives of ``A | B | None``, ``Optional[A]`` or ``Union[A, B]``;
+    ``[annotation]`` for anything else."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return [*_union_members(annotation.left), *_union_members(annotation.right)]
+    if isinstance(annotation, ast.Subscript) and (dotted_parts(annotation.value) or [""])[-1] in ("Optional", "Union"):
+        inner = annotation.slice
+        return [member for element in (inner.elts if isinstance(inner, ast.Tuple) else [inner])
+                for member in _union_members(element)]
+    return [annotation]
 
 
 def _binds_instance_state(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

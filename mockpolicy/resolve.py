@@ -467,6 +467,45 @@ class Resolver:
             return Value(Kind.CONSTANT, qualname=left.qualname)
         return UNKNOWN
 
+    def _union_instance(self, union: ast.BinOp, scope: Scope) -> Value:
+        """What ``(A | B)()`` stands for (``instance_of_declared`` of a union): an
+        instance of the nearest project class that every alternative is or
+        derives from; unknown when the alternatives share none."""
+        alternatives: list[ast.expr] = []
+        pending: list[ast.expr] = [union]
+        while pending:
+            expr = pending.pop()
+            if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+                pending += [expr.right, expr.left]
+            else:
+                alternatives.append(expr)
+        lineages: list[list[ClassInfo]] = []
+        for alternative in alternatives:
+            cls = self._evaluate(alternative, scope)
+            if cls.kind is not Kind.CLASS or cls.cls is None:
+                return UNKNOWN
+            lineages.append(self.project_lineage(cls.cls))
+        for candidate in lineages[0]:
+            if all(any(other is candidate for other in lineage) for lineage in lineages[1:]):
+                qualname = f"{candidate.module}.{candidate.qualname}()"
+                return Value(Kind.INSTANCE, module=candidate.module, qualname=qualname, cls=candidate)
+        return UNKNOWN
+
+    def project_lineage(self, cls: ClassInfo) -> list[ClassInfo]:
+        """``cls`` and its project base classes, nearest first (breadth first)."""
+        lineage = [cls]
+        seen = {id(cls)}
+        for known in lineage:
+            scope = known.bases_scope or self.module_scope(known.module)
+            if scope is None:
+                continue
+            for base_expr in known.bases:
+                base = self._evaluate(base_expr, scope)
+                if base.kind is Kind.CLASS and base.cls is not None and id(base.cls) not in seen:
+                    seen.add(id(base.cls))
+                    lineage.append(base.cls)
+        return lineage
+
     def _option_default(self, module: ModuleInfo, name: str) -> str | None:
         """The default of the configuration option ``name`` that ``module`` reads
         as ``CONF.name``: a string declared (``cfg.StrOpt("name", default="pkg.Cls")``)
@@ -482,6 +521,8 @@ class Resolver:
         return found.pop() if len(found) == 1 else None
 
     def _call_result(self, expr: ast.Call, scope: Scope) -> Value:
+        if isinstance(expr.func, ast.BinOp) and isinstance(expr.func.op, ast.BitOr):
+            return self._union_instance(expr.func, scope)
         func = self._evaluate(expr.func, scope)
         if func.qualname == "builtins.type" and len(expr.args) == 1:
             obj = self._evaluate(expr.args[0], scope)
@@ -717,6 +758,19 @@ class _FunctionNames:
         parts = dotted_parts(expr)
         return facts.narrowed.get(".".join(parts)) if parts is not None else None
 
+    def _declared_parameter(self, name: str) -> Value | None:
+        """An instance of the project class a parameter is annotated with
+        (``console: ConsoleStream``), when what it is given says nothing sure."""
+        arguments = self.function.args
+        for parameter in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+            if parameter.arg == name and parameter.annotation is not None:
+                expr = instance_of_declared(parameter.annotation)
+                if expr is None:
+                    return None
+                value = self.resolver._evaluate(expr, Scope(self.module))
+                return value if value.kind is Kind.INSTANCE and value.cls is not None else None
+        return None
+
     def lookup(self, name: str) -> Value | None:
         facts = self._facts
         if facts is None:
@@ -751,7 +805,10 @@ class _FunctionNames:
                 return whole.elements[position]
             return UNKNOWN
         if name in facts.params:
-            return (self.params(name) if self.params is not None else None) or UNKNOWN
+            given = self.params(name) if self.params is not None else None
+            if given is None or given.kind is Kind.UNKNOWN:
+                return self._declared_parameter(name) or UNKNOWN
+            return given
         if name in facts.classes:
             return self._local_class(name, facts.classes[name])
         if name in facts.functions:

@@ -19,7 +19,7 @@ from mockpolicy.fixtures import Fixtures
 from mockpolicy.functions import LEAVES, asserted_types, dotted_parts, facts_from_statements, import_bindings
 from mockpolicy.helpers import Helpers
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
-from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
+from mockpolicy.symbols import ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     ANSWERING_KEYWORDS,
     ASSERTION_PREFIXES,
@@ -308,6 +308,16 @@ class TestModule:
             return None
         return self.fixtures.value(name, self.info, self.directory)
 
+    def _class_fixtures(self, cls: ClassInfo) -> Lookup:
+        """Fixture lookup for a test method of ``cls``: the class's own fixtures first."""
+        def value(name: str) -> Value | None:
+            if self.fixtures is None or self.directory is None:
+                return None
+            found = self.fixtures.class_value(name, cls, self.directory)
+            return found if found is not None else self.fixture_value(name)
+
+        return value
+
     def _instance_attribute(self, name: str) -> Value | None:
         if self.fixtures is None or self.directory is None:
             return None
@@ -552,7 +562,8 @@ class TestModule:
             )
             facts.functions = {n: f for n, f in context.functions.items() if n not in facts.assigns}
             facts.narrowed = asserted_types(node.body)
-            return self.resolver.function_scope(node, self.info, owner, self.fixture_value, facts)
+            fixtures = self.fixture_value if owner is None else self._class_fixtures(owner)
+            return self.resolver.function_scope(node, self.info, owner, fixtures, facts)
         if isinstance(node, ast.ClassDef) and context.class_info is not None:
             return self._class_body_scope(context.class_info)
         return Scope(self.info)

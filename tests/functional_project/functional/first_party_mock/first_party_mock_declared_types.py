@@ -97,3 +97,32 @@ def test_a_parameter_left_out_is_its_default(mocker):
 def test_generic_bases_and_declared_globals(mocker):
     mocker.patch("shopfp.sessions.StoragePool.acquire")  # [first-party-mock]
     mocker.patch("shopfp.sessions.current_pool")  # [first-party-mock]
+
+
+def test_union_declared_globals(mocker):
+    mocker.patch("shopfp.sessions.active")  # [first-party-mock]
+    mocker.patch("shopfp.sessions.mixed")
+
+
+def test_annotated_parameters_and_a_property_with_a_setter(mocker):
+    keeper = sessions.Keeper(sessions.untyped())
+    mocker.patch.object(keeper.kept, "save")  # [first-party-mock]
+    mocker.patch.object(keeper.storage, "load")  # [first-party-mock]
+
+
+@pytest.fixture
+def loosely_built():
+    return sessions.untyped()
+
+
+def test_annotated_test_parameter(loosely_built: storage.Storage, mocker):
+    mocker.patch.object(loosely_built, "save")  # [first-party-mock]
+
+
+class TestClassFixtures:
+    @pytest.fixture
+    def made(self):
+        return storage.SqlStorage()
+
+    def test_a_fixture_of_the_test_class(self, made, mocker):
+        mocker.patch.object(made, "vacuum")  # [first-party-mock]

@@ -51,3 +51,27 @@ class StoragePool(Pool[Storage]):
 
 
 current_pool: StoragePool | None = None  # filled in by the application
+
+
+class MemoryStorage(Storage):
+    """A second kind of storage, beside SqlStorage."""
+
+
+class Keeper:
+    """Holds a storage behind a property that has a setter."""
+
+    def __init__(self, storage: Storage):
+        self._storage = storage
+        self.kept = storage
+
+    @property
+    def storage(self) -> Storage:
+        return self._storage
+
+    @storage.setter
+    def storage(self, value: Storage) -> None:
+        self._storage = value
+
+
+active: SqlStorage | MemoryStorage = None  # either kind, filled in by the application
+mixed: "Optional[Union[SqlStorage, Pool]]" = None  # two kinds that share no project base
