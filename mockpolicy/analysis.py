@@ -207,6 +207,8 @@ class Analysis:
             if isinstance(effect, ast.Name) and RETURN_VALUE not in given and target.value.kind is Kind.FUNCTION:
                 return self._calls_the_original(site, target, effect.id)  # the mock answers what the spy returns
             return False
+        if self._spying_double(site, replacement):
+            return True
         scope = self.module.scope(site.owner)
         value = self.resolver.evaluate(replacement, scope)
         project = self.resolver.project
@@ -220,6 +222,16 @@ class Analysis:
         if target.value.kind is Kind.FUNCTION and isinstance(replacement, ast.Name):
             return self._calls_the_original(site, target, replacement.id)
         return False
+
+    def _spying_double(self, site: MockSite, replacement: ast.expr) -> bool:
+        """Whether ``replacement`` is a mock that hands its calls on to a real
+        object (``MagicMock(wraps=Tool.verify)``, written in place or bound
+        once to a name in the test), as ``patch(..., wraps=)`` is a spy."""
+        if isinstance(replacement, ast.Name):
+            values = site.owner.assigns.get(replacement.id, [])
+            replacement = values[0] if len(values) == 1 else replacement
+        double = self.module.site_of(replacement)
+        return double is not None and double.kind == "mock" and double.is_spy
 
     def _bare_subclass(self, cls: ClassInfo, original: Value) -> bool:
         """Whether ``cls`` subclasses ``original`` and overrides nothing but with

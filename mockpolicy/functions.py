@@ -168,6 +168,29 @@ def asserted_types(body: list[ast.stmt]) -> dict[str, tuple[ast.expr, bool]]:
     return {key: asserted for key, asserted in found.items() if key not in conflicting}
 
 
+def rebound_attributes(body: list[ast.stmt]) -> dict[str, tuple[ast.expr, bool]]:
+    """``{"self.client": (Client, True)}`` for a test that sets an attribute
+    once among its own statements to an object it makes (``self.client =
+    Client(conf)``): the test holds that object there, whatever its set-up
+    put in the attribute before. An attribute set twice narrows nothing."""
+    found: dict[str, tuple[ast.expr, bool]] = {}
+    seen: set[str] = set()
+    for statement in body:
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+            continue
+        parts = dotted_parts(statement.targets[0])
+        if parts is None or len(parts) < 2:
+            continue
+        key = ".".join(parts)
+        value = statement.value
+        if key in seen:
+            found.pop(key, None)
+        elif isinstance(value, ast.Call) and dotted_parts(value.func) is not None:
+            found[key] = (value.func, True)
+        seen.add(key)
+    return found
+
+
 def facts_from_statements(
     params: list[str],
     assigns: dict[str, list[ast.expr]],

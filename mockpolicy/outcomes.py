@@ -186,10 +186,13 @@ def _is_boolean(expr: ast.expr) -> bool:
     return False
 
 
-def exception_name(expr: ast.expr) -> str | None:
+def exception_name(expr: ast.expr, raised: bool = True) -> str | None:
     """The exception a ``raise``/``side_effect`` expression names: ``KeyError``
     for ``KeyError``, ``KeyError("x")`` or ``errors.KeyError``; None when the
-    expression does not look like an exception."""
+    expression does not look like an exception. What ``raise`` is given is
+    an exception whatever its name (``raise Abort``); a ``side_effect``
+    (``raised=False``) may be any object, so only a builtin exception or a
+    name ending like one (``...Error``) counts there."""
     name = callee_name(expr)
     if not name:
         return None
@@ -198,7 +201,16 @@ def exception_name(expr: ast.expr) -> str | None:
         return name
     if name.endswith(_EXCEPTION_SUFFIXES):
         return name
+    if not raised:
+        return None
     return name if name[0].isupper() and not name.isupper() else None  # a class, by naming convention
+
+
+def looks_like_a_class(expr: ast.expr) -> bool:
+    """Whether ``expr`` names a class by naming convention (``FakeResponse``,
+    ``FakeResponse(500)``, ``errors.Conflict``)."""
+    name = callee_name(expr)
+    return bool(name) and name[0].isupper() and not name.isupper()
 
 
 def parameter_names(arguments: ast.arguments) -> set[str]:

@@ -20,6 +20,7 @@ from mockpolicy.outcomes import (
     exception_name,
     fixed_outcome,
     function_outcomes,
+    looks_like_a_class,
     parameter_names,
 )
 from mockpolicy.partials import Block, parse_blocks
@@ -181,7 +182,7 @@ def _answers(analysis: Analysis, configurations: dict[int, Configuration]) -> _A
             continue
         given: set[Outcome] = set()
         for effect in configuration.side_effects:
-            given |= _side_effect_outcomes(_single_value(site.owner, effect)) or set()
+            given |= _side_effect_outcomes(analysis, site, _single_value(site.owner, effect), known_only=True) or set()
         raised = {outcome for outcome in given if outcome.kind == "raises"}
         if not raised:
             continue
@@ -395,7 +396,7 @@ def _mock_outcomes(
         return None  # a spec'd double nobody configures may never be called
     outcomes: set[Outcome] = set()
     for effect in configuration.side_effects:
-        effect_outcomes = _side_effect_outcomes(_single_value(site.owner, effect))
+        effect_outcomes = _side_effect_outcomes(analysis, site, _single_value(site.owner, effect))
         if effect_outcomes is None:
             return None
         outcomes |= effect_outcomes
@@ -409,18 +410,59 @@ def _mock_outcomes(
     return frozenset(outcomes)
 
 
-def _side_effect_outcomes(effect: ast.expr) -> set[Outcome] | None:
-    """A literal list of results and exceptions, or one exception; None otherwise."""
+def _side_effect_outcomes(
+    analysis: Analysis, site: MockSite, effect: ast.expr, known_only: bool = False
+) -> set[Outcome] | None:
+    """A literal list of results and exceptions, or one exception; None otherwise.
+    An object of a class named like any other (``FakeResponse(500)``) is
+    raised only if the class is an exception, which resolving it tells; when
+    it cannot be told, the list's outcomes are unknown (None), or with
+    ``known_only`` the item is left out."""
     if isinstance(effect, (ast.List, ast.Tuple)):
         outcomes: set[Outcome] = set()
         for item in effect.elts:
             if isinstance(item, ast.Starred):
                 return None
-            name = exception_name(item)
+            name = exception_name(item, raised=False)
+            if name is None and looks_like_a_class(item):
+                raised = _an_exception(analysis, site, item)
+                if raised is None and known_only:
+                    continue
+                if raised is None:
+                    return None  # an exception or an object returned: cannot tell
+                name = exception_name(item) if raised else None
             outcomes.add(Outcome("raises", name) if name is not None else fixed_outcome(item))
         return outcomes
     name = exception_name(effect)
+    if name is not None and exception_name(effect, raised=False) is None and _an_exception(analysis, site, effect) is False:
+        return None  # a class called for each result, or an object: not raised
     return {Outcome("raises", name)} if name is not None else None
+
+
+def _an_exception(analysis: Analysis, site: MockSite, expr: ast.expr) -> bool | None:
+    """Whether ``expr`` (a class, or a call making an object of it) is an
+    exception: a class of the project or the tests deriving from one; None when
+    the class cannot be followed to its bases."""
+    if analysis.module.site_of(expr) is not None:
+        return False  # a mock made in place (``MagicMock()``): returned
+    made = expr.func if isinstance(expr, ast.Call) else expr
+    value = analysis.resolver.evaluate(made, analysis.module.scope(site.owner))
+    if value.kind is not Kind.CLASS or value.cls is None:
+        return None
+    resolver = analysis.resolver
+    for cls in resolver.project_lineage(value.cls):
+        scope = cls.bases_scope or resolver.module_scope(cls.module)
+        if scope is None:
+            return None
+        for base in (resolver.evaluate(expr, scope) for expr in cls.bases):
+            if base.kind is Kind.EXTERNAL:
+                last = base.qualname.rpartition(".")[2]
+                if last == "object":
+                    continue
+                return exception_name(ast.Name(id=last), raised=False) is not None or None
+            if base.kind is not Kind.CLASS:
+                return None
+    return False
 
 
 def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.expr) -> frozenset[Outcome] | None:
@@ -432,7 +474,7 @@ def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.e
         _add_keywords(configuration, inner.call.keywords)
         if configuration.new_callable or not (configuration.returns or configuration.side_effects):
             return None
-        effects = [_side_effect_outcomes(_single_value(site.owner, e)) for e in configuration.side_effects]
+        effects = [_side_effect_outcomes(analysis, site, _single_value(site.owner, e)) for e in configuration.side_effects]
         if any(e is None for e in effects):
             return None
         outcomes = {o for e in effects if e for o in e}

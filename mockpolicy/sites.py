@@ -16,7 +16,14 @@ import ast
 from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
-from mockpolicy.functions import LEAVES, asserted_types, dotted_parts, facts_from_statements, import_bindings
+from mockpolicy.functions import (
+    LEAVES,
+    asserted_types,
+    dotted_parts,
+    facts_from_statements,
+    import_bindings,
+    rebound_attributes,
+)
 from mockpolicy.helpers import Helpers
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value
@@ -561,7 +568,7 @@ class TestModule:
                 context.classes,
             )
             facts.functions = {n: f for n, f in context.functions.items() if n not in facts.assigns}
-            facts.narrowed = asserted_types(node.body)
+            facts.narrowed = {**rebound_attributes(node.body), **asserted_types(node.body)}
             fixtures = self.fixture_value if owner is None else self._class_fixtures(owner)
             return self.resolver.function_scope(node, self.info, owner, fixtures, facts)
         if isinstance(node, ast.ClassDef) and context.class_info is not None:

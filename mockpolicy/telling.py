@@ -158,9 +158,13 @@ def _asserted_never_called(analysis: Analysis, site: MockSite) -> bool:
         if isinstance(func, ast.Attribute) and func.attr in NEVER_CALLED_ASSERTIONS:
             if site in _sites_named(analysis, context, func.value):
                 return True
-        if callee_name(func) in ("assertFalse", "assertEqual") and call.args:
-            if any(_never_called_test(analysis, context, site, arg) for arg in call.args[:1]):
-                if callee_name(func) == "assertFalse" or _is_zero(call.args[1:2]):
+        if callee_name(func) == "assertFalse" and call.args:
+            if _never_called_test(analysis, context, site, call.args[0]):
+                return True
+        if callee_name(func) == "assertEqual" and len(call.args) >= 2:
+            first, second = call.args[0], call.args[1]
+            for counted, zero in ((first, second), (second, first)):  # either order: assertEqual(0, m.call_count)
+                if _is_zero([zero]) and _never_called_test(analysis, context, site, counted):
                     return True
     for statement in context.asserts:
         if _never_called_test(analysis, context, site, statement.test):

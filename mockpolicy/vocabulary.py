@@ -275,6 +275,8 @@ CLASS_TEARDOWN_NAMES = frozenset(
     {"tearDown", "asyncTearDown", "tearDownClass", "teardown_method", "teardown_class", "teardown"}
 )
 TEARDOWN_NAMES = CLASS_TEARDOWN_NAMES | {"tearDownModule", "teardown_module", "teardown_function"}
+MODULE_RELOADERS = frozenset({"reload", "reload_module"})  # importlib.reload, imp.reload, six.moves.reload_module
+PYTEST_HOOK_PREFIX = "pytest_"  # pytest_configure, pytest_sessionstart: run once for the session, not per test
 """Every tear-down method or module-level function name."""
 
 # Methods that register a callable to run on the way out: TestCase's

@@ -145,7 +145,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         call = site.call
         scope = site.owner.qualname
         yield from _target_not_found(analysis, site)
-        if require == "off" or site.injected or never_installed(site):
+        if require == "off" or never_installed(site):
             continue
         reason = _unspecced(site)
         if reason is None:

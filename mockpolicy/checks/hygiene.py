@@ -25,9 +25,11 @@ from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     CLEANUP_REGISTRARS,
+    MODULE_RELOADERS,
     PATCHER_START,
     PATCHER_STOP,
     PATCHER_STOP_ALL,
+    PYTEST_HOOK_PREFIX,
     SETUP_NAMES,
     SYS_MODULES_RESTORING_FIXTURES,
     TEARDOWN_NAMES,
@@ -367,6 +369,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     for context in module.contexts:
         if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
+        if context.parent is module.module and context.name.startswith(PYTEST_HOOK_PREFIX):
+            continue  # a pytest hook sets up the whole session, once, on purpose
         candidates = [node for node in _mutations(context) if _may_mutate_shared_state(node, context)]
         if not candidates or cleanups.registered_as_cleanup(context):
             continue  # nothing changed, or the restoring code itself
@@ -386,6 +390,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             if id(node) in undone.restores:
                 continue  # takes back a key the test added: the addition is the finding
             shared, target = _classify(analysis, node, scope)
+            if shared is not None and _through_a_reassigned_attribute(analysis, context, node):
+                continue  # ``tools.os.environ`` after the fixture set ``tools.os = MagicMock(...)``
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
                     continue
@@ -421,6 +427,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 if _cleanup_on_same_module(target, visible) or _reset_by_a_set_up(analysis, context, target, scope):
                     continue
                 if _restored_by_a_decorator(analysis, context, target, scope):
+                    continue
+                if _helper_with_a_counterpart(analysis, context, text):
                     continue
                 if _restored_by_a_fixture(analysis, context, target, scope):
                     continue
@@ -568,6 +576,96 @@ def _per_test(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 SNAPSHOT_CALLS = frozenset({"copy", "deepcopy"})  # copy.copy(x), copy.deepcopy(x), x.copy()
+
+
+_RESTORING_WORDS = ("teardown", "tear_down", "restore", "cleanup", "clean_up", "reset", "undo")
+
+
+def _helper_with_a_counterpart(analysis: Analysis, context: Context, text: str) -> bool:
+    """Whether ``context`` is a helper of the tests (neither a test, a fixture,
+    a set-up nor a method of a test class) whose change to ``text`` the module
+    puts back: the restoring half of a pair itself (``teardown_servers``), an
+    ``__enter__`` whose ``__exit__`` restores it, a helper every call of which
+    in the module runs inside a restoring manager (``set_http_connect`` inside
+    ``with save_globals():``) or in a set-up whose tear-down half the module
+    holds, or a top-level helper the module never names, beside its restoring
+    half (``setup_servers`` and ``teardown_servers`` of a support module)."""
+    node = context.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name.startswith(TEST_PREFIX):
+        return False
+    if is_fixture(node.decorator_list) or node.name in SETUP_NAMES:
+        return False
+    if context.class_info is not None and _is_test_class(context):
+        return False
+    if _restoring_name(node.name):
+        return True
+    parent = context.parent.node if context.parent is not None else None
+    if node.name in _ENTER_METHODS and isinstance(parent, ast.ClassDef):
+        return any(
+            isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)) and member.name in EXIT_METHODS
+            and _assigns(member, text)
+            for member in parent.body
+        )
+    tree = analysis.module.module.node
+    uses = [  # calls, and the name handed on (``@helper``, ``callback=helper``)
+        n for n in ast.walk(tree)
+        if (isinstance(n, ast.Name) and n.id == node.name) or (isinstance(n, ast.Attribute) and n.attr == node.name)
+    ]
+    halves = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and (_restoring_name(f.name) or f.name in TEARDOWN_NAMES) and _assigns(f, text)]
+    if not uses:
+        return context.parent is analysis.module.module and bool(halves)
+    covered: set[int] = set()
+    for region in ast.walk(tree):
+        if isinstance(region, (ast.With, ast.AsyncWith)) and any(
+            _manager_restores_text(tree, item.context_expr, text) for item in region.items
+        ):
+            covered.update(id(c) for statement in region.body for c in ast.walk(statement))
+        elif isinstance(region, (ast.FunctionDef, ast.AsyncFunctionDef)) and region.name in SETUP_NAMES and halves:
+            covered.update(id(c) for c in ast.walk(region))
+    return all(id(use) in covered for use in uses)
+
+
+_ENTER_METHODS = frozenset({"__enter__", "__aenter__"})
+
+
+def _restoring_name(name: str) -> bool:
+    return any(word in name.lower() for word in _RESTORING_WORDS)
+
+
+def _manager_restores_text(tree: ast.AST, manager: ast.expr, text: str) -> bool:
+    """Whether ``manager`` calls a manager defined in the module that assigns
+    ``text`` on leaving: a function assigning it in a ``finally`` block, or a
+    class whose ``__exit__`` does."""
+    name = callee_name(manager) if isinstance(manager, ast.Call) else ""
+    if not name:
+        return False
+    for definition in ast.walk(tree):
+        if isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)) and definition.name == name:
+            if any(isinstance(n, ast.Try) and any(_assigns(s, text) for s in n.finalbody) for n in ast.walk(definition)):
+                return True
+        if isinstance(definition, ast.ClassDef) and definition.name == name:
+            if any(isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in EXIT_METHODS
+                   and _assigns(m, text) for m in definition.body):
+                return True
+    return False
+
+
+def _is_test_class(context: Context) -> bool:
+    """Whether the class around the method ``context`` holds tests."""
+    parent = context.parent
+    body = getattr(parent.node, "body", []) if parent is not None else []
+    return any(
+        isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)) and member.name.startswith(TEST_PREFIX)
+        for member in body
+    )
+
+
+def _assigns(region: ast.AST, text: str) -> bool:
+    return any(
+        isinstance(child, ast.Assign) and any(ast.unparse(target) == text for target in child.targets)
+        for child in ast.walk(region)
+    )
 
 
 def _puts_back(context: Context, node: ast.AST, target: ast.Attribute, changed_on: int | None = None) -> bool:
@@ -890,6 +988,37 @@ def _classify(analysis: Analysis, node: ast.AST, scope: Scope) -> tuple[_Shared 
 
 
 
+def _through_a_reassigned_attribute(analysis: Analysis, context: Context, node: ast.AST) -> bool:
+    """Whether the shared state ``node`` changes is reached through an attribute
+    of an object the test holds (``tools.os.environ``) that the test, its
+    set-up, or the fixture making the object, assigns (``tools.os = MagicMock(spec_set=os)``):
+    the class's default (``os = os``) is then not what the test changes."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        reached: ast.expr = node.func.value
+    else:
+        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [getattr(node, "target", None)]
+        subscripts = [t for t in targets if isinstance(t, ast.Subscript)]
+        if not subscripts:
+            return False
+        reached = subscripts[0].value
+    parts = dotted_parts(reached)
+    if parts is None or len(parts) < 3:
+        return False
+    between = set(parts[1:-1])
+    bodies: list[ast.AST] = [context.node]
+    if parts[0] in ("self", "cls"):
+        bodies += [set_up.node for set_up in set_ups_of(context)]
+    module = analysis.module
+    if parts[0] in context.params and module.fixtures is not None and module.directory is not None:
+        found = module.fixtures.find(parts[0], module.info, module.directory)
+        if found is not None:
+            bodies.append(found[0])
+    return any(
+        isinstance(assigned, ast.Attribute) and assigned.attr in between and isinstance(assigned.ctx, ast.Store)
+        for body in bodies for assigned in ast.walk(body)
+    )
+
+
 def _module_level_root(expr: ast.expr, context: Context) -> bool:
     """Whether ``expr`` is a dotted name rooted in a module-level name (an import),
     not in a local, a parameter or a name imported inside the test (which may be
@@ -1083,7 +1212,18 @@ def _restores_attribute(
                     return True
             if isinstance(child, ast.Name) and child.id == "setattr" and region in visible.registered:
                 return True
+            if isinstance(child, ast.Call) and callee_name(child) in MODULE_RELOADERS and child.args \
+                    and _same_module(analysis, child.args[0], target.value, scope):
+                return True  # reloading the module runs its body again: every name it binds is put back
     return False
+
+
+def _same_module(analysis: Analysis, reloaded: ast.expr, owner: ast.expr, scope: Scope) -> bool:
+    """Whether ``reloaded`` and ``owner`` name the same module."""
+    if ast.unparse(reloaded) == ast.unparse(owner):
+        return True
+    one, other = analysis.resolver.evaluate(reloaded, scope), analysis.resolver.evaluate(owner, scope)
+    return one.kind is Kind.MODULE and other.kind is Kind.MODULE and one.module == other.module
 
 
 # A patcher, os.environ or sys.modules by any spelling, setattr, or an

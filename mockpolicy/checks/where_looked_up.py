@@ -10,12 +10,16 @@ patch the name there too.
 
 from __future__ import annotations
 
+import io
+import tokenize
 from collections.abc import Iterator
+from pathlib import Path
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.rules import PATCH_AT_DEFINITION_SITE
 from mockpolicy.sites import Context, MockSite
+from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.symbols import Kind
 
 
@@ -100,7 +104,32 @@ def _imported_as(analysis: Analysis, module: str, target: str) -> list[str]:
     if info is None:
         return []
     return [local for local in info.imported.get(target, []) if info.bindings.get(local, None) is not None
-            and info.bindings[local].kind == "import"]
+            and info.bindings[local].kind == "import" and (info.path is None or _reads_name(info.path, local))]
+
+
+def _reads_name(path: Path, name: str) -> bool:
+    """Whether the code of the module at ``path`` uses ``name`` outside its
+    import statements (in a docstring, a comment or ``__all__`` it is only
+    re-exported: nothing there calls the original). True when the file
+    cannot be read or tokenized, as if it did."""
+    try:
+        text = decode_source(read_source(path))
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (SourceError, OSError, SyntaxError, tokenize.TokenError):
+        return True
+    importing, starting = False, True
+    for token in tokens:
+        if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+            importing, starting = False, True
+            continue
+        if token.type in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+            continue
+        if starting and token.type == tokenize.NAME and token.string in ("import", "from"):
+            importing = True  # an import statement (not ``yield from``, ``raise ... from``)
+        elif token.type == tokenize.NAME and token.string == name and not importing:
+            return True
+        starting = False
+    return False
 
 
 def _finding(analysis: Analysis, site: MockSite, target: str, stale: list[str]) -> Finding:

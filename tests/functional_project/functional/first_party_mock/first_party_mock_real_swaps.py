@@ -39,6 +39,15 @@ def test_spies_let_the_real_code_answer(mocker):
     mocker.patch("shopfp.storage.Storage.load", wraps=Storage().load)
 
 
+def test_a_double_wrapping_the_original_is_a_spy(monkeypatch):
+    monkeypatch.setattr(Storage, "save", mock.MagicMock(wraps=Storage().save))
+    spy = mock.MagicMock(wraps=Storage().load)
+    monkeypatch.setattr(Storage, "load", spy)
+    monkeypatch.setattr(Storage, "size", mock.MagicMock(wraps=Storage().size, return_value=0))  # [first-party-mock]
+    answering = mock.MagicMock(return_value=0)
+    monkeypatch.setattr(Storage, "size", answering)  # [first-party-mock]
+
+
 def test_a_spy_given_an_answer_is_a_stand_in():
     with mock.patch("shopfp.storage.Storage.save", wraps=Storage().save, return_value=0):  # [first-party-mock]
         pass

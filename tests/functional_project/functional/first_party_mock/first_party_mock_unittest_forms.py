@@ -78,3 +78,30 @@ class TestObjectMadeByASetUpHelper(unittest.TestCase):
     def test_patches_its_method(self):
         with mock.patch.object(self.storage, "save", autospec=True):  # [first-party-mock]
             pass
+
+
+class Holder:
+    """A test's wrapper around the object under test: nothing of the project."""
+
+    def __init__(self, held):
+        self.held = held
+
+
+class TestRebindsWhatItsSetUpMade(unittest.TestCase):
+    def setUp(self):
+        self.store = Holder(Storage())
+
+    def test_rebound_in_the_test(self):
+        self.store = Storage()
+        with mock.patch.object(self.store, "save"):  # [first-party-mock]
+            pass
+
+    def test_as_set_up(self):
+        with mock.patch.object(self.store, "held"):
+            pass
+
+    def test_rebound_twice_narrows_nothing(self):
+        self.store = Storage()
+        self.store = Holder(Storage())
+        with mock.patch.object(self.store, "held"):
+            pass

@@ -4,6 +4,7 @@ keys a test adds and deletes again; a callback handed to other code; a
 requested fixture or a helper whose yield a restoring manager wraps."""
 # pylint: disable=missing-docstring,import-error,redefined-outer-name
 import contextlib
+import importlib
 import os
 import sys
 import types
@@ -12,6 +13,7 @@ import unittest
 import pytest
 
 from shopfp import config, sessions
+from shopfp.tools import ToolCache
 
 
 def _reset_retries():
@@ -154,3 +156,74 @@ def test_helper_wrapping_a_restoring_manager():
 
 def test_resets_a_global_declared_as_a_class():
     sessions.current_pool = None  # the value the module declares: nothing changes
+
+
+def pytest_configure(config):
+    """A pytest hook: it sets up the whole session once, on purpose."""
+    os.environ["SHOP_COLOUR"] = config.getoption("color")
+    config.RETRIES = 0
+
+
+@pytest.fixture
+def tools():
+    made = ToolCache()
+    made.os = unittest.mock.MagicMock(spec_set=os)
+    made.os.environ = {}
+    return made
+
+
+@pytest.fixture
+def real_tools():
+    return ToolCache()
+
+
+def test_environment_of_a_mock_the_fixture_put_in(tools):
+    tools.os.environ["SHOP_HOME"] = "/x"
+
+
+def test_environment_reached_through_the_real_module(real_tools):
+    real_tools.os.environ["SHOP_HOME"] = "/x"  # [unrestored-environ-mutation]
+
+
+def test_environment_of_a_mock_the_test_put_in():
+    made = ToolCache()
+    made.os = unittest.mock.MagicMock(spec_set=os)
+    made.os.environ["SHOP_HOME"] = "/x"
+
+
+class TestReloadedInTearDown(unittest.TestCase):
+    def tearDown(self):
+        importlib.reload(config)
+
+    def test_changes_a_module_its_tear_down_reloads(self):
+        config.RETRIES = 9
+        sessions.current_pool = "pool"  # [unrestored-attribute-assignment]
+
+
+class swapped_name:  # pylint: disable=invalid-name
+    """A manager of the tests: __enter__ changes what __exit__ puts back."""
+
+    def __init__(self, name):
+        self.name = name
+        self.saved = None
+
+    def __enter__(self):
+        self.saved = config.NAME
+        config.NAME = self.name
+
+    def __exit__(self, *exc):
+        config.NAME = self.saved
+
+
+def start_servers():
+    saved = {"name": config.NAME}
+    config.NAME = 0
+    return saved
+
+
+def teardown_servers(saved):
+    config.NAME = saved["name"]
+
+
+def set_no_debug():
+    config.DEBUG = True  # [unrestored-attribute-assignment]

@@ -108,3 +108,39 @@ class TestSessionEntered(unittest.TestCase):
             with mock.patch.object(gates.Session, "ping"):
                 with session:
                     pass
+
+
+class Answer:
+    def __init__(self, status):
+        self.status = status
+
+
+class TestSideEffectsOfObjects(unittest.TestCase):
+    def test_objects_returned_in_turn(self):
+        with mock.patch("shopfp.gates.is_open", side_effect=[Answer(500), Answer(200)]):
+            gates.door("x")
+
+
+class TestSideEffectsOfErrors(unittest.TestCase):
+    def test_errors_raised_in_turn(self):
+        with mock.patch("shopfp.gates.is_open", side_effect=[True, ValueError("x")]):  # [undocumented-partial-mock]
+            gates.door("x")
+
+
+class TestNeverCalledEitherOrder(unittest.TestCase):
+    """A mock the test asserts is never called answers nothing: no partial mock."""
+
+    def test_count_first(self):
+        with mock.patch("shopfp.gates.is_open", return_value=True) as is_open:
+            gates.door("x")
+        self.assertEqual(is_open.call_count, 0)
+
+    def test_zero_first(self):
+        with mock.patch("shopfp.gates.is_open", return_value=True) as is_open:
+            gates.door("x")
+        self.assertEqual(0, is_open.call_count)
+
+    def test_counted_but_not_zero(self):
+        with mock.patch("shopfp.gates.is_open", return_value=True) as is_open:  # [undocumented-partial-mock]
+            gates.door("x")
+        self.assertEqual(1, is_open.call_count)

@@ -2,7 +2,7 @@
 # pylint: disable=missing-docstring,import-error
 from unittest import mock
 
-from shopfp import exporting, jobs
+from shopfp import compat, exporting, jobs
 
 
 def test_stdlib_name_imported_by_value():
@@ -33,3 +33,8 @@ def test_module_not_exercised():
 def test_name_imported_for_type_checkers_only():
     with mock.patch("shopfp.storage.Storage", autospec=True):
         assert exporting.Exporter.export({}) == {}
+
+
+def test_name_only_re_exported():
+    with mock.patch("shopfp.util.helper", autospec=True), mock.patch("time.sleep", autospec=True):
+        assert compat.version() == "1"

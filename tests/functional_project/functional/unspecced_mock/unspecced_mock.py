@@ -70,3 +70,11 @@ def patch_returning(target, value):
 
 def test_through_a_helper():
     patch_returning("shopfp.jobs.sleep", None)  # [unspecced-mock]
+
+
+def test_a_double_handed_to_the_patch(monkeypatch):
+    monkeypatch.setattr("shopfp.jobs.sleep", mock.MagicMock(return_value=None))  # [unspecced-mock]
+    with mock.patch.object(jobs, "sleep", mock.Mock()):  # [unspecced-mock]
+        pass
+    with mock.patch("shopfp.jobs.sleep", new=mock.Mock(spec=jobs.sleep)):
+        pass
