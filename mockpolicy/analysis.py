@@ -19,6 +19,7 @@ from mockpolicy.annotations import Annotations
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
 from mockpolicy.functions import FunctionNode, dotted_parts, is_none, statements
+from mockpolicy.helpers import OPAQUE
 from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
@@ -220,7 +221,8 @@ class Analysis:
         if target.value.kind is Kind.CLASS and value.kind is Kind.CLASS and value.cls is not None:
             return self._bare_subclass(value.cls, target.value)
         if target.value.kind is Kind.FUNCTION and isinstance(replacement, ast.Name):
-            return self._calls_the_original(site, target, replacement.id)
+            local = getattr(replacement, "local", None) if replacement.id == OPAQUE else replacement.id
+            return local is not None and self._calls_the_original(site, target, local)
         return False
 
     def _spying_double(self, site: MockSite, replacement: ast.expr) -> bool:
@@ -266,7 +268,11 @@ class Analysis:
         original = _original_spellings(site)
         top_level: list[ast.AST] = list(getattr(self.module.module.node, "body", []))
         inside: list[ast.AST] = [] if site.owner.parent is None else list(ast.walk(site.owner.node))[1:]
-        for nodes, owner in ((inside, site.owner), (top_level, self.module.module)):
+        places: list[tuple[list[ast.AST], Context]] = [(inside, site.owner), (top_level, self.module.module)]
+        helper = next((c for c in self.module.contexts if c.node is site.helper_function), None)
+        if helper is not None:  # a helper of this file made the patch: its own body first
+            places.insert(0, (list(ast.walk(helper.node))[1:], helper))
+        for nodes, owner in places:
             named = [n for n in nodes if isinstance(n, _DEFINED) and n.name == name]
             definitions = _in_effect(owner.node, named, site.call.lineno)
             if definitions:

@@ -63,6 +63,7 @@ class Helper:
     vararg: str | None = None
     kwarg: str | None = None
     hands_patcher: bool = False  # returns the patcher unstarted: the caller starts or enters it
+    function: FunctionNode | None = field(default=None, compare=False)  # the helper's own definition
 
     def call_for(self, call: ast.Call) -> ast.Call | None:
         """The mocking call that ``call`` of this helper makes, at ``call``'s place;
@@ -295,6 +296,7 @@ class Helpers:
         entry, template, hands_patcher = found
         return Helper(
             qualname, entry, template, tuple(positional), frozenset(named), defaults, vararg, kwarg, hands_patcher,
+            function,
         )
 
     def _direct(self, reading: _Reading) -> tuple[Callee, ast.Call, bool] | None:
@@ -478,6 +480,14 @@ def _spelt_from(expr: ast.expr, params: set[str]) -> bool:
     return False
 
 
+def helper_local(name: str) -> ast.Name:
+    """An opaque value standing for the helper's own local ``name`` (kept as
+    ``local`` on the node, so a spy the helper defines can still be read)."""
+    opaque = ast.Name(id=OPAQUE, ctx=ast.Load())
+    opaque.local = name  # type: ignore[attr-defined]
+    return opaque
+
+
 def _template(call: ast.Call, reading: _Reading) -> ast.Call:
     """``call`` with every name the helper computes itself made opaque, so only
     parameters (put in place per call) and constants remain."""
@@ -485,7 +495,7 @@ def _template(call: ast.Call, reading: _Reading) -> ast.Call:
 
     def keep(expr: ast.expr) -> ast.expr:
         if isinstance(expr, ast.Name):
-            return expr if expr.id in params else ast.Name(id=OPAQUE, ctx=ast.Load())
+            return expr if expr.id in params else helper_local(expr.id)
         if isinstance(expr, ast.Constant) or _spelt_from(expr, params):
             return expr
         if isinstance(expr, ast.Starred) and isinstance(expr.value, ast.Name) and expr.value.id in params:

@@ -439,14 +439,19 @@ def _side_effect_outcomes(
     return {Outcome("raises", name)} if name is not None else None
 
 
+_EXCEPTION_MODULES = frozenset({"exc", "exception", "exceptions", "error", "errors"})
+
+
 def _an_exception(analysis: Analysis, site: MockSite, expr: ast.expr) -> bool | None:
     """Whether ``expr`` (a class, or a call making an object of it) is an
-    exception: a class of the project or the tests deriving from one; None when
-    the class cannot be followed to its bases."""
+    exception: a class of the project or the tests deriving from one, or a
+    library's class from a module of exceptions; None when that cannot be told."""
     if analysis.module.site_of(expr) is not None:
         return False  # a mock made in place (``MagicMock()``): returned
     made = expr.func if isinstance(expr, ast.Call) else expr
     value = analysis.resolver.evaluate(made, analysis.module.scope(site.owner))
+    if value.kind is Kind.EXTERNAL:  # a library's class: its module's name tells (``glanceclient.exc``)
+        return True if _EXCEPTION_MODULES & set(value.qualname.split(".")[:-1]) else None
     if value.kind is not Kind.CLASS or value.cls is None:
         return None
     resolver = analysis.resolver

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from mockpolicy.fixtures import Fixtures
 from mockpolicy.functions import (
     LEAVES,
+    FunctionNode,
     asserted_types,
     dotted_parts,
     facts_from_statements,
@@ -92,6 +93,7 @@ class MockSite:
     source_call: ast.Call | None = None
     helper: str = ""
     hands_patcher: bool = True  # a patcher call hands back the patcher (a helper may start it itself)
+    helper_function: FunctionNode | None = None  # the helper's definition, when a helper made the site
 
     @property
     def line(self) -> int:
@@ -507,6 +509,7 @@ class TestModule:
             site = MockSite(helper.entry.kind, made, context, helper.entry.api, helper.entry.name)
             site.hands_patcher = helper.hands_patcher
             site.helper = helper.qualname
+            site.helper_function = helper.function
         elif helpers.is_declared(value) or (bound and value.kind is Kind.UNKNOWN and helpers.declares_method(parts[-1])):
             declared = helpers.declared_call(call)
             if declared is None:

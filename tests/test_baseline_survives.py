@@ -85,6 +85,18 @@ ENTRIES = [
 ]
 
 
+# The suite's one spec-less double (test_sleep's new=Mock(...)) is beside the
+# point here: these tests follow the first-party and environ entries.
+PYPROJECT = """
+    [project]
+    name = "app"
+    version = "0"
+
+    [tool.mockpolicy]
+    require-spec = "off"
+    """
+
+
 def mockpolicy(*args: str, cwd: Path) -> tuple[int, str, str]:
     result = mockpolicy_in_process(*args, cwd=cwd)
     return result.returncode, result.stdout, result.stderr
@@ -98,7 +110,7 @@ def clean(*args: str, cwd: Path) -> None:
 @pytest.fixture
 def repo(app_project: Path) -> Path:
     """The legacy suite, baselined and committed on main."""
-    write_tree(app_project, {SUITE: LEGACY})
+    write_tree(app_project, {SUITE: LEGACY, "pyproject.toml": PYPROJECT})
     code, out, _ = mockpolicy("baseline", cwd=app_project)
     assert code == 0 and "recorded 5 finding(s) in 4 entries" in out
     assert baseline_entries(app_project / BASELINE) == ENTRIES
@@ -297,7 +309,7 @@ FORMAT_1 = """{
 @pytest.fixture
 def old_repo(app_project: Path) -> Path:
     """A suite baselined by mockpolicy 0.1 (format 1), committed on main."""
-    write_tree(app_project, {SUITE: LEGACY, BASELINE: FORMAT_1})
+    write_tree(app_project, {SUITE: LEGACY, BASELINE: FORMAT_1, "pyproject.toml": PYPROJECT})
     git(app_project, "init", "-q", "-b", "main")
     commit(app_project, "adopt mockpolicy 0.1")
     return app_project

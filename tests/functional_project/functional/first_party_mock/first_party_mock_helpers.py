@@ -52,3 +52,40 @@ class TestMixedBases(unittest.TestCase, testing.JobsMixin):
 def test_pytest_helper(mocker):
     patch_with(mocker, "shopfp.jobs.run", autospec=True)  # [first-party-mock]
     patch_with(mocker, "shopfp.jobs.sleep", autospec=True)
+
+
+import contextlib  # noqa: E402
+from unittest import mock  # noqa: E402
+
+
+class TestSpiesMadeByAHelper(unittest.TestCase):
+    @contextlib.contextmanager
+    def _spy_on_save(self, store):
+        original = store.save
+        seen = []
+
+        def spying(*args):
+            seen.append(args)
+            return original(*args)
+
+        with mock.patch.object(store, "save", spying):
+            yield seen
+
+    @contextlib.contextmanager
+    def _fake_save(self, store):
+        def answering(*args):
+            return None
+
+        with mock.patch.object(store, "save", answering):
+            yield
+
+    def test_spied(self):
+        store = Storage()
+        with self._spy_on_save(store) as seen:
+            store.save(1, 2)
+        self.assertEqual(1, len(seen))
+
+    def test_faked(self):
+        store = Storage()
+        with self._fake_save(store):  # [first-party-mock]
+            store.save(1, 2)

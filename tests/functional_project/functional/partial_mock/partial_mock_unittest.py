@@ -4,6 +4,7 @@ import unittest
 from unittest import mock
 
 import ddt
+from webob import exc
 
 from shopfp import gates
 
@@ -118,6 +119,12 @@ class Answer:
 class TestSideEffectsOfObjects(unittest.TestCase):
     def test_objects_returned_in_turn(self):
         with mock.patch("shopfp.gates.is_open", side_effect=[Answer(500), Answer(200)]):
+            gates.door("x")
+
+
+class TestSideEffectsOfLibraryErrors(unittest.TestCase):
+    def test_a_library_exception_not_named_like_one(self):
+        with mock.patch("shopfp.gates.is_open", side_effect=[True, exc.HTTPNotFound()]):  # [undocumented-partial-mock]
             gates.door("x")
 
 
