@@ -296,7 +296,27 @@ def _rewrites_namespace(stmt: ast.stmt) -> bool:
 
 def summarize(name: str, path: Path | None, is_package: bool, tree: ast.Module) -> ModuleInfo:
     """The ``ModuleInfo`` of an already parsed module."""
-    return _Summarizer(ModuleInfo(name, path, is_package)).run(tree)
+    info = _Summarizer(ModuleInfo(name, path, is_package)).run(tree)
+    if is_package:
+        info.imported_at_run_time = _imported_by_functions(tree, name)
+    return info
+
+
+def _imported_by_functions(tree: ast.Module, package: str) -> list[str]:
+    """The modules of ``package`` its top-level functions import by a constant
+    name (``__import__("pkg.widget")``, ``importlib.import_module(...)``)."""
+    found: list[str] = []
+    for function in tree.body:
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Call) and callee_name(node) in ("__import__", "import_module") and node.args
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                and node.args[0].value.startswith(package + ".")
+            ):
+                found.append(node.args[0].value)
+    return found
 
 
 class ModuleIndex:

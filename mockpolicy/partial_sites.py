@@ -35,7 +35,7 @@ from mockpolicy.telling import (
     shapes_path,
     told_apart,
 )
-from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind
+from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind, callee_name
 
 _TRY_STAR = getattr(ast, "TryStar", ast.Try)  # try/except* (3.11+)
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
@@ -150,8 +150,40 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
             analysis, site, function, dotted, union, missing, reaches[id(site.owner)], replaced, others, fixed,
             nearby, _inherited_on(analysis, target, function),
         )
+        withheld = _not_run_for_real(site, function, withheld, mocked)
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
+
+
+def _not_run_for_real(
+    site: MockSite, function: Value, withheld: list[Withheld], mocked: list[tuple[MockSite, Value]],
+) -> list[Withheld]:
+    """``withheld`` without the arms whose caller the same test also calls
+    where no mock of the function is active (outside the ``with`` blocks that
+    patch it): the real function answers there and may take them (swift's
+    ``test_parse_get_node_args`` first runs ``parse_get_node_args`` with the
+    real ``os.path.exists``, then patches it). A test a decorator or a started
+    patcher mocks it for throughout is left as it is."""
+    if not withheld:
+        return withheld
+    same = [other for other, value in mocked if other.owner is site.owner and value.qualname == function.qualname]
+    blocks = []
+    for other in same:
+        written = other.written
+        block = next(
+            (node for node in ast.walk(site.owner.node) if isinstance(node, (ast.With, ast.AsyncWith))
+             and any(item.context_expr is written for item in node.items)),
+            None,
+        )
+        if block is None:
+            return withheld  # mocked for the whole test, or from a point on
+        blocks.append(block)
+    inside = {id(node) for block in blocks for statement in block.body for node in ast.walk(statement)}
+    outside = {
+        callee_name(node) for node in ast.walk(site.owner.node)
+        if isinstance(node, ast.Call) and id(node) not in inside
+    }
+    return [held for held in withheld if held.arm.caller.rpartition(".")[2] not in outside]
 
 
 @dataclass

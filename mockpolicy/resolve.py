@@ -201,6 +201,11 @@ class Resolver:
             if found.kind not in (Kind.MISSING, Kind.UNKNOWN):
                 return found
             unknown = unknown or found.kind is Kind.UNKNOWN
+        for imported in info.imported_at_run_time:  # a class a registry sets on the package
+            registered = self.index.get(imported)
+            binding = registered.bindings.get(name) if registered is not None else None
+            if registered is not None and binding is not None and binding.kind == "class":
+                return self._binding(binding, Scope(registered), f"{imported}.{name}")
         if unknown or info.has_getattr or info.path is None:
             return UNKNOWN
         if name.startswith("__") and name.endswith("__"):

@@ -64,6 +64,9 @@ class ModuleInfo:
     is_package: bool
     bindings: dict[str, Binding] = field(default_factory=dict)
     star_imports: list[str] = field(default_factory=list)
+    # A package's functions importing its modules by name (``__import__("pkg.widget")``
+    # in ``register_all``): a registry they fill may set their classes on the package.
+    imported_at_run_time: list[str] = field(default_factory=list)
     has_getattr: bool = False  # names may appear at run time: __getattr__, or the module rewrites itself
     # The file under analysis. The engine adds its summary to the index for one
     # file and removes it after; what the resolver and the fixture finder

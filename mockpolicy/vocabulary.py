@@ -247,7 +247,7 @@ MONKEYPATCH_FIXTURE = "monkeypatch"
 MONKEYPATCH_ANNOTATION = "MonkeyPatch"
 MONKEYPATCH_FACTORIES = frozenset(
     {"pytest.MonkeyPatch", "pytest.MonkeyPatch.context", "_pytest.monkeypatch.MonkeyPatch",
-     "_pytest.monkeypatch.MonkeyPatch.context"}
+     "_pytest.monkeypatch.MonkeyPatch.context", f"{MONKEYPATCH_ROOT}.context"}  # monkeypatch.context() too
 )
 
 # -- tests, set-up and tear-down ----------------------------------------------

@@ -144,6 +144,9 @@ def test_monkeypatch_names() -> None:
     assert callable(importlib.import_module("_pytest.monkeypatch").monkeypatch)  # the fixture
     assert vocabulary.MONKEYPATCH_FIXTURE == "monkeypatch"
     for dotted in vocabulary.MONKEYPATCH_FACTORIES:
+        if dotted.startswith(vocabulary.MONKEYPATCH_ROOT + "."):  # a method of the fixture's MonkeyPatch
+            assert callable(getattr(pytest.MonkeyPatch, dotted.partition(".")[2])), dotted
+            continue
         module, _, rest = dotted.partition(".MonkeyPatch")
         found = importlib.import_module(module).MonkeyPatch
         assert callable(getattr(found, rest.lstrip(".")) if rest else found), dotted

@@ -377,7 +377,7 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
         if context.parent is module.module and not context.name.startswith(TEST_PREFIX):
             if handed_on is None:
                 handed_on = _handed_on_only(module.module.node)
-            if context.name in handed_on:
+            if context.name in handed_on or _run_at_import_only(module.module.node, context.name):
                 continue  # a callback: it runs when and where the code it is handed to decides
         scope = module.scope(context)
         visible = cleanups.visible(context)
@@ -576,6 +576,33 @@ def _per_test(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 SNAPSHOT_CALLS = frozenset({"copy", "deepcopy"})  # copy.copy(x), copy.deepcopy(x), x.copy()
+
+
+def _run_at_import_only(tree: ast.AST, name: str) -> bool:
+    """Whether the module uses the function ``name`` only in decorators' own
+    expressions (a ``skipif`` condition: a probe run once while the module is
+    collected), never inside a function nor in a plain module-level statement
+    (a helper called at import that fakes modules for the whole run still
+    changes what later tests import)."""
+    uses = 0
+    pending: list[tuple[ast.AST, bool]] = [(tree, False)]  # (node, inside a decorator expression)
+    while pending:
+        node, decorating = pending.pop()
+        if isinstance(node, ast.Name) and node.id == name:
+            if not decorating:
+                return False
+            uses += 1
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:
+                wrapping = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(wrapping, ast.Name) and wrapping.id == name:
+                    return False  # ``@name``: what it wraps the test in runs with the test
+            pending.extend((decorator, True) for decorator in node.decorator_list)
+            decorators = {id(decorator) for decorator in node.decorator_list}
+            pending.extend((child, decorating) for child in ast.iter_child_nodes(node) if id(child) not in decorators)
+            continue
+        pending.extend((child, decorating) for child in ast.iter_child_nodes(node))
+    return uses > 0
 
 
 _RESTORING_WORDS = ("teardown", "tear_down", "restore", "cleanup", "clean_up", "reset", "undo")
@@ -869,10 +896,17 @@ def _literal(expr: ast.AST | None) -> object:
     set of them); ``_NOT_LITERAL`` for anything else."""
     if expr is None:
         return _NOT_LITERAL
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and not expr.args and not expr.keywords:
+        empty = _EMPTY_BY_CALL.get(expr.func.id)
+        if empty is not None:
+            return empty  # ``dict()``, ``list()``: the empty literal by another spelling
     try:
         return ast.literal_eval(expr)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return _NOT_LITERAL
+
+
+_EMPTY_BY_CALL: dict[str, object] = {"dict": {}, "list": [], "set": set(), "tuple": (), "frozenset": frozenset()}
 
 
 def _installed_by_the_test(context: Context, cleanups: "_Cleanups", target: ast.Attribute) -> bool:

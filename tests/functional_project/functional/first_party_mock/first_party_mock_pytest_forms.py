@@ -37,3 +37,16 @@ def test_monkeypatch(monkeypatch):
 def test_monkeypatch_context():
     with pytest.MonkeyPatch.context() as patcher:
         patcher.setattr(jobs.Runner, "claim", lambda self: 1)  # [first-party-mock]
+
+
+def test_monkeypatch_context(monkeypatch):
+    with monkeypatch.context() as patching:
+        patching.setattr("shopfp.jobs.run", lambda order_id: None)  # [first-party-mock]
+
+
+from shopfp import registered  # noqa: E402
+
+
+def test_class_a_registry_sets_on_its_package(mocker):
+    mocker.patch.object(registered.Widget, "save")  # [first-party-mock]
+    mocker.patch("shopfp.registered.Widget.save")  # [first-party-mock]

@@ -227,3 +227,24 @@ def teardown_servers(saved):
 
 def set_no_debug():
     config.DEBUG = True  # [unrestored-attribute-assignment]
+
+
+def test_resets_a_global_to_its_declared_empty_value():
+    config.HOOKS = list()  # the module declares HOOKS = []: nothing changes
+
+
+def probe_docker():
+    os.environ["SHOP_DOCKER"] = "1"  # runs once, while the module is collected
+    return True
+
+
+@pytest.mark.skipif(not probe_docker(), reason="no docker")
+def test_collected_after_a_probe():
+    pass
+
+
+def fake_modules():
+    sys.modules["shop_fake"] = types.ModuleType("shop_fake")  # [unrestored-sys-modules-mutation]
+
+
+fake_modules()  # at import: the fake stays for every module imported after this one

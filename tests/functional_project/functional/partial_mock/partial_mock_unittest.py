@@ -151,3 +151,18 @@ class TestNeverCalledEitherOrder(unittest.TestCase):
         with mock.patch("shopfp.gates.is_open", return_value=True) as is_open:  # [undocumented-partial-mock]
             gates.door("x")
         self.assertEqual(1, is_open.call_count)
+
+
+class TestRealAnswerFirst(unittest.TestCase):
+    def test_real_then_patched(self):
+        self.assertEqual("out", gates.door("closed"))  # the real is_open takes the else arm here
+        with mock.patch("shopfp.gates.is_open", return_value=True):
+            self.assertEqual("in", gates.door("x"))
+
+
+class TestPatchedInTwoBlocks(unittest.TestCase):
+    def test_each_call_under_a_patch(self):
+        with mock.patch("shopfp.gates.is_open", return_value=True):  # [undocumented-partial-mock]
+            gates.door("x")
+        with mock.patch("shopfp.gates.is_open", return_value=True):
+            gates.door("y")
