@@ -143,6 +143,20 @@ class Fixtures:
                 return found
         return None
 
+    def overriding_chain(self, name: str, test_module: ModuleInfo, directory: Path) -> list[FixtureDef]:
+        """The fixture ``name`` a test in ``directory`` gets, then each one it
+        overrides and asks for by its own name (``def tools(tools): ...``)."""
+        chain: list[FixtureDef] = []
+        found = self.find(name, test_module, directory)
+        while found is not None and len(chain) < 10:
+            chain.append(found)
+            function, module = found
+            arguments = function.args
+            if name not in {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}:
+                break
+            found = self._overridden(name, module, directory)
+        return chain
+
     def _imported(self, module: ModuleInfo, name: str) -> FixtureDef | None:
         """A fixture function imported into ``module`` under ``name`` (pytest registers those too)."""
         binding = module.bindings.get(name)

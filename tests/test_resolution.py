@@ -288,3 +288,58 @@ def test_conftest_fixtures_and_request_instance(tmp_path: Path) -> None:
             """,
     })
     assert reported == expected
+
+
+def test_environ_of_a_mock_an_overridden_fixture_put_in(tmp_path: Path) -> None:
+    """``tools.os.environ`` is a mock's dict when the fixture the test gets, or
+    one it overrides by asking for its own name, put a mock in ``tools.os``."""
+    write_tree(tmp_path, {
+        **APP,
+        "src/app/tools.py": """
+            import os
+
+
+            class ToolCache:
+                os = os
+            """,
+        "tests/conftest.py": """
+            import os
+            from unittest import mock
+
+            import pytest
+            from app.tools import ToolCache
+
+
+            @pytest.fixture
+            def tools():
+                made = ToolCache()
+                made.os = mock.MagicMock(spec_set=os)
+                made.os.environ = {}
+                return made
+
+
+            @pytest.fixture
+            def real_tools():
+                return ToolCache()
+            """,
+        "tests/unit/conftest.py": """
+            import pytest
+
+
+            @pytest.fixture
+            def tools(tools):
+                tools.os.environ["HOME"] = "/home/app"
+                return tools
+            """,
+        "tests/unit/test_env.py": """
+            def test_mocked(tools):
+                tools.os.environ["MODE"] = "test"
+
+
+            def test_real(real_tools):
+                real_tools.os.environ["MODE"] = "test"
+            """,
+    })
+    result = mockpolicy_in_process("check", "--format", "json", "--select", "unrestored-environ-mutation", cwd=tmp_path)
+    reported = [(f["path"], f["line"]) for f in json.loads(result.stdout)]
+    assert reported == [("tests/unit/test_env.py", 6)]

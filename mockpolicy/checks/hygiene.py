@@ -1044,9 +1044,7 @@ def _through_a_reassigned_attribute(analysis: Analysis, context: Context, node: 
         bodies += [set_up.node for set_up in set_ups_of(context)]
     module = analysis.module
     if parts[0] in context.params and module.fixtures is not None and module.directory is not None:
-        found = module.fixtures.find(parts[0], module.info, module.directory)
-        if found is not None:
-            bodies.append(found[0])
+        bodies += [function for function, _ in module.fixtures.overriding_chain(parts[0], module.info, module.directory)]
     return any(
         isinstance(assigned, ast.Attribute) and assigned.attr in between and isinstance(assigned.ctx, ast.Store)
         for body in bodies for assigned in ast.walk(body)
