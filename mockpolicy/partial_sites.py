@@ -148,11 +148,23 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         )
         withheld = told_apart(
             analysis, site, function, dotted, union, missing, reaches[id(site.owner)], replaced, others, fixed,
-            nearby, _inherited_on(analysis, target, function),
+            nearby, _inherited_on(analysis, target, function), _patched_in(analysis, target, function),
         )
         withheld = _not_run_for_real(site, function, withheld, mocked)
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
+
+
+def _patched_in(analysis: Analysis, target: Target, function: Value) -> str | None:
+    """The module whose global the patch replaces, for a module-level function
+    (``patch("app.base.run_default")``, ``patch.object(base, "run_default")``);
+    None for a method or when the namespace cannot be told."""
+    if function.owner is not None or "." not in target.text:
+        return None
+    namespace = target.base
+    if namespace is None:
+        namespace = analysis.resolver.resolve_dotted(target.text.rpartition(".")[0])
+    return namespace.module if namespace.kind is Kind.MODULE else None
 
 
 def _not_run_for_real(

@@ -556,6 +556,7 @@ def told_apart(
     given: frozenset[Outcome], missing: list[Outcome], reach: Reach, replaced: frozenset[str] = frozenset(),
     raised_by_others: frozenset[Outcome] = frozenset(), fixed_answers: frozenset[tuple[str, Outcome]] = frozenset(),
     raised_nearby: frozenset[tuple[str, str]] = frozenset(), patched_on: Value | None = None,
+    patched_in: str | None = None,
 ) -> list[Withheld]:
     """The arms of first-party code that only the ``missing`` outcomes would take,
     each with those outcomes; empty when the code under test cannot tell them apart.
@@ -569,7 +570,10 @@ def told_apart(
     a caught exception from (``raised_nearby``: name, exception) is taken there.
     A method inherited by the class the patch replaces it on (``patched_on``)
     is replaced for that class and its subclasses only: calls on other
-    subclasses of the defining class keep the real method."""
+    subclasses of the defining class keep the real method. A module-level
+    function replaced in the module ``patched_in`` is replaced there only: a
+    caller in another module calling it by a bare name imported it by value
+    (``from app.base import run_default``) and keeps the real one."""
     found: dict[Arm, Withheld] = {}
 
     def add(arm: Arm, outcome: Outcome) -> None:
@@ -583,6 +587,12 @@ def told_apart(
     for caller in callers(analysis, function, dotted):
         if caller.qualname in skipped:
             continue  # the mocked function calling itself, or a caller mocked too: its body does not run
+        if patched_in is not None and caller.module is not None and caller.module.name != patched_in:
+            kept = [call for call in caller.calls if not isinstance(call.func, ast.Name)]
+            if not kept:
+                continue  # every call reads its own module's binding, which the patch left alone
+            if len(kept) != len(caller.calls):
+                caller = Caller(caller.qualname, caller.function, kept, caller.lines, caller.module, caller.owner)
         if patched_on is not None:
             on_class = _calls_on(analysis, caller, patched_on)
             if on_class is None:

@@ -166,3 +166,13 @@ class TestPatchedInTwoBlocks(unittest.TestCase):
             gates.door("x")
         with mock.patch("shopfp.gates.is_open", return_value=True):
             gates.door("y")
+
+
+from shopfp import gate_copy  # noqa: E402
+
+
+class TestACopyImportedByValue(unittest.TestCase):
+    def test_patch_reaches_the_defining_module_only(self):
+        with mock.patch("shopfp.gates.is_open", return_value=True):  # [undocumented-partial-mock]
+            self.assertEqual("in", gates.door("x"))
+            self.assertEqual("out", gate_copy.enter("x"))  # the real is_open: gate_copy keeps its own binding
