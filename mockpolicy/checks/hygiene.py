@@ -378,7 +378,7 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             if handed_on is None:
                 handed_on = _handed_on_only(module.module.node)
             if context.name in handed_on or _run_at_import_only(module.module.node, context.name):
-                continue  # a callback: it runs when and where the code it is handed to decides
+                continue  # a callback (it runs when and where the code it is handed to decides), or a probe
         scope = module.scope(context)
         visible = cleanups.visible(context)
         changed: set[str] = set()
@@ -1025,8 +1025,9 @@ def _classify(analysis: Analysis, node: ast.AST, scope: Scope) -> tuple[_Shared 
 def _through_a_reassigned_attribute(analysis: Analysis, context: Context, node: ast.AST) -> bool:
     """Whether the shared state ``node`` changes is reached through an attribute
     of an object the test holds (``tools.os.environ``) that the test, its
-    set-up, or the fixture making the object, assigns (``tools.os = MagicMock(spec_set=os)``):
-    the class's default (``os = os``) is then not what the test changes."""
+    set-up, or the fixture making the object (or one it overrides) assigns
+    (``tools.os = MagicMock(spec_set=os)``): the class's default (``os = os``)
+    is then not what the test changes."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         reached: ast.expr = node.func.value
     else:
