@@ -196,20 +196,25 @@ def exception_name(expr: ast.expr, raised: bool = True) -> str | None:
     name = callee_name(expr)
     if not name:
         return None
+    if named_like_an_exception(name) or (raised and _class_name(name)):
+        return name
+    return None
+
+
+def named_like_an_exception(name: str) -> bool:
+    """Whether the class name ``name`` is a builtin exception's, or ends like
+    one (``...Error``, ``...Exception``)."""
     builtin = getattr(builtins, name, None)
-    if isinstance(builtin, type) and issubclass(builtin, BaseException):
-        return name
-    if name.endswith(_EXCEPTION_SUFFIXES):
-        return name
-    if not raised:
-        return None
-    return name if name[0].isupper() and not name.isupper() else None  # a class, by naming convention
+    return (isinstance(builtin, type) and issubclass(builtin, BaseException)) or name.endswith(_EXCEPTION_SUFFIXES)
 
 
 def looks_like_a_class(expr: ast.expr) -> bool:
     """Whether ``expr`` names a class by naming convention (``FakeResponse``,
     ``FakeResponse(500)``, ``errors.Conflict``)."""
-    name = callee_name(expr)
+    return _class_name(callee_name(expr))
+
+
+def _class_name(name: str) -> bool:
     return bool(name) and name[0].isupper() and not name.isupper()
 
 

@@ -21,6 +21,7 @@ from mockpolicy.outcomes import (
     fixed_outcome,
     function_outcomes,
     looks_like_a_class,
+    named_like_an_exception,
     parameter_names,
 )
 from mockpolicy.partials import Block, parse_blocks
@@ -499,18 +500,19 @@ def _an_exception(analysis: Analysis, site: MockSite, expr: ast.expr) -> bool | 
     if value.kind is not Kind.CLASS or value.cls is None:
         return None
     resolver = analysis.resolver
-    for cls in resolver.project_lineage(value.cls):
+    lineage = resolver.project_lineage(value.cls)
+    for cls in lineage:  # the outside bases of the project classes decide
         scope = cls.bases_scope or resolver.module_scope(cls.module)
         if scope is None:
             return None
-        for base in (resolver.evaluate(expr, scope) for expr in cls.bases):
-            if base.kind is Kind.EXTERNAL:
-                last = base.qualname.rpartition(".")[2]
-                if last == "object":
-                    continue
-                return exception_name(ast.Name(id=last), raised=False) is not None or None
-            if base.kind is not Kind.CLASS:
+        for base in (resolver.evaluate(base_expr, scope) for base_expr in cls.bases):
+            if base.kind is Kind.CLASS and any(base.cls is known for known in lineage):
+                continue
+            last = base.qualname.rpartition(".")[2]
+            if base.kind is not Kind.EXTERNAL:
                 return None
+            if last != "object":
+                return named_like_an_exception(last) or None
     return False
 
 
