@@ -18,7 +18,7 @@ from pathlib import Path
 from mockpolicy.annotations import Annotations
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
-from mockpolicy.functions import FunctionNode, dotted_parts, is_none, statements
+from mockpolicy.functions import FunctionNode, dotted_parts, is_none, statements, walk
 from mockpolicy.helpers import OPAQUE
 from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
@@ -131,6 +131,8 @@ class Analysis:
     _set_ups_by_parent: dict[int, list[Context]] = field(default_factory=dict)  # for set_ups_of
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
     imports: frozenset[str] | None = None  # what the file imports (telling.file_imports), once per file
+    # ids of the site calls, and of the nodes naming only what they patch (telling.usage), once per file
+    mocking_nodes: tuple[frozenset[int], frozenset[int]] | None = None
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
 
@@ -267,11 +269,11 @@ class Analysis:
         effect at the patch (``_in_effect``) must all be such spies."""
         original = _original_spellings(site)
         top_level: list[ast.AST] = list(getattr(self.module.module.node, "body", []))
-        inside: list[ast.AST] = [] if site.owner.parent is None else list(ast.walk(site.owner.node))[1:]
+        inside: list[ast.AST] = [] if site.owner.parent is None else list(walk(site.owner.node))[1:]
         places: list[tuple[list[ast.AST], Context]] = [(inside, site.owner), (top_level, self.module.module)]
         helper = next((c for c in self.module.contexts if c.node is site.helper_function), None)
         if helper is not None:  # a helper of this file made the patch: its own body first
-            places.insert(0, (list(ast.walk(helper.node))[1:], helper))
+            places.insert(0, (list(walk(helper.node))[1:], helper))
         for nodes, owner in places:
             named = [n for n in nodes if isinstance(n, _DEFINED) and n.name == name]
             definitions = _in_effect(owner.node, named, site.call.lineno)
@@ -296,7 +298,7 @@ class Analysis:
         ``scope``, the code defining it; not one of the patched ``spellings``,
         which reach the replacement itself), raises nothing, and answers only
         with what the original gave (``_answers_from``)."""
-        body = list(ast.walk(definition))
+        body = list(walk(definition))
         if any(isinstance(node, ast.Raise) for node in body):
             return False
         own = {arg.arg for arg in body if isinstance(arg, ast.arg)}
@@ -439,7 +441,7 @@ def _in_effect(code: ast.AST, definitions: Sequence[ast.AST], line: int) -> list
     if not before:
         return []
     last = max(before, key=lambda d: getattr(d, "lineno", 0))
-    for node in ast.walk(code):
+    for node in (code, *statements(code)):  # the block holding ``last`` belongs to a statement
         for block in (getattr(node, name, None) for name in ("body", "orelse", "finalbody")):
             if isinstance(block, list) and any(statement is last for statement in block):
                 if getattr(block[-1], "end_lineno", 0) >= line:
@@ -494,7 +496,7 @@ def _hands_on(name: str, function: FunctionNode | None) -> bool:
     """Whether the method ``name`` calls ``super().name(...)`` and raises nothing."""
     if function is None:
         return False
-    nodes = list(ast.walk(function))
+    nodes = list(walk(function))
     return not any(isinstance(node, ast.Raise) for node in nodes) and any(
         isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name
         and isinstance(node.func.value, ast.Call) and callee_name(node.func.value) == "super"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from mockpolicy.vocabulary import callee_name
 
@@ -104,29 +105,43 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     classes: dict[str, ast.ClassDef] = {}
     functions: dict[str, FunctionNode] = {}
     stack: list[ast.AST] = list(node.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, _NESTED):
-            if isinstance(current, ast.ClassDef):
+    pop, push = stack.pop, stack.append
+    while stack:  # a hand-rolled walk, as TestModule._gather's: no generators, no context or operator nodes
+        current: Any = pop()
+        kind = type(current)
+        if kind is ast.Name:
+            if type(current.ctx) is ast.Store:
+                stored.add(current.id)
+            continue
+        if kind is ast.Constant:
+            continue
+        if kind in _NESTED:
+            if kind is ast.ClassDef:
                 classes.setdefault(current.name, current)
-            elif not isinstance(current, ast.Lambda):
+            elif kind is not ast.Lambda:
                 functions.setdefault(current.name, current)
             continue
-        if isinstance(current, ast.Assign):
+        if kind is ast.Assign:
             statements.append(current)
-            if len(current.targets) == 1 and isinstance(current.targets[0], ast.Name):
+            if len(current.targets) == 1 and type(current.targets[0]) is ast.Name:
                 assigns.setdefault(current.targets[0].id, []).append(current.value)
-        elif isinstance(current, ast.AnnAssign) and isinstance(current.target, ast.Name) and current.value:
-            assigns.setdefault(current.target.id, []).append(current.value)
-        elif isinstance(current, (ast.With, ast.AsyncWith, ast.Return)):
+        elif kind is ast.AnnAssign:
+            if type(current.target) is ast.Name and current.value:
+                assigns.setdefault(current.target.id, []).append(current.value)
+        elif kind is ast.With or kind is ast.AsyncWith or kind is ast.Return:
             statements.append(current)
-        elif isinstance(current, (ast.Yield, ast.YieldFrom)):
+        elif kind is ast.Yield or kind is ast.YieldFrom:
             statements.append(ast.Expr(current, lineno=current.lineno, col_offset=current.col_offset))
-        elif isinstance(current, ast.Name) and isinstance(current.ctx, ast.Store):
-            stored.add(current.id)
-        elif isinstance(current, (ast.Import, ast.ImportFrom)):
+        elif kind is ast.Import or kind is ast.ImportFrom:
             imports.update((name, (level, dotted)) for name, level, dotted in import_bindings(current))
-        stack.extend(ast.iter_child_nodes(current))
+        for field_name in current._fields:
+            value = getattr(current, field_name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST) and not isinstance(item, LEAVES):
+                        push(item)
+            elif isinstance(value, ast.AST) and not isinstance(value, LEAVES):
+                push(value)
     statements.sort(key=lambda statement: (statement.lineno, statement.col_offset))
     facts = facts_from_statements([a.arg for a in arguments], assigns, stored, statements, imports, classes)
     facts.functions = {name: f for name, f in functions.items() if name not in facts.assigns}
@@ -234,13 +249,15 @@ def _unpack(facts: FunctionFacts, target: ast.Tuple, source: ast.expr, entered: 
 def own_nodes(function: FunctionNode) -> Iterator[ast.AST]:
     """Every node of ``function``'s body outside nested definitions and lambdas."""
     stack: list[ast.AST] = list(reversed(function.body))
-    pop = stack.pop
+    pop, extend = stack.pop, stack.extend
     while stack:
         node = pop()
         yield node
         if isinstance(node, _DEFINITIONS):
             continue
-        stack.extend(reversed(child_nodes(node)))
+        children = child_nodes(node)
+        children.reverse()
+        extend(children)
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -251,13 +268,35 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
     """``ast.iter_child_nodes(node)`` as a list, without its generators, leaving
     out the context and operator nodes, which hold nothing."""
     found: list[ast.AST] = []
+    append = found.append
     for name in node._fields:
         value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
-            if not isinstance(value, LEAVES):
-                found.append(value)
-        elif isinstance(value, list):
-            found.extend(item for item in value if isinstance(item, ast.AST) and not isinstance(item, LEAVES))
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, ast.AST) and not isinstance(item, LEAVES):
+                    append(item)
+        elif isinstance(value, ast.AST) and not isinstance(value, LEAVES):
+            append(value)
+    return found
+
+
+def walk(root: ast.AST) -> list[ast.AST]:
+    """``ast.walk(root)`` as a list, in the same breadth-first order, leaving out
+    the context and operator nodes (``child_nodes``): a third of the cost."""
+    found = [root]
+    append = found.append
+    position = 0
+    while position < len(found):
+        node = found[position]
+        position += 1
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST) and not isinstance(item, LEAVES):
+                        append(item)
+            elif isinstance(value, ast.AST) and not isinstance(value, LEAVES):
+                append(value)
     return found
 
 

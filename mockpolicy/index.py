@@ -14,7 +14,7 @@ from pathlib import Path
 
 from mockpolicy.bodies import defer_bodies
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
-from mockpolicy.functions import dotted_parts, is_none, unquoted
+from mockpolicy.functions import dotted_parts, is_none, unquoted, walk
 from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, callee_name, is_fixture
@@ -156,7 +156,7 @@ class _Summarizer:
                 continue
             self_name = method.args.args[0].arg
             called.update(
-                node.func.attr for node in ast.walk(method)
+                node.func.attr for node in walk(method)
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name
                 and node.func.attr in methods
@@ -170,7 +170,7 @@ class _Summarizer:
         if not init.args.args:
             return
         self_name = init.args.args[0].arg
-        for node in ast.walk(init):
+        for node in walk(init):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     if (
@@ -278,7 +278,7 @@ def _rewrites_namespace(stmt: ast.stmt) -> bool:
     ``globals()``/``setattr``/``exec``."""
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
         return False
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, ast.Call):
             name = callee_name(node)
             if name in ("globals", "setattr", "exec", "vars"):
@@ -309,7 +309,7 @@ def _imported_by_functions(tree: ast.Module, package: str) -> list[str]:
     for function in tree.body:
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        for node in ast.walk(function):
+        for node in walk(function):
             if (
                 isinstance(node, ast.Call) and callee_name(node) in ("__import__", "import_module") and node.args
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)

@@ -24,6 +24,7 @@ from mockpolicy.functions import (
     facts_from_statements,
     import_bindings,
     rebound_attributes,
+    walk,
 )
 from mockpolicy.helpers import Helpers
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
@@ -188,7 +189,7 @@ def _names_in(nodes: list[ast.AST]) -> set[str]:
     """The names and attributes in ``nodes`` (signatures, class bases: not gathered)."""
     found: set[str] = set()
     for node in nodes:
-        for inner in ast.walk(node):
+        for inner in walk(node):
             if isinstance(inner, ast.Name):
                 found.add(inner.id)
             elif isinstance(inner, ast.Attribute):
@@ -360,7 +361,7 @@ class TestModule:
 
     def _note_decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         for decorator in node.decorator_list:
-            self._in_decorators.update(id(call) for call in ast.walk(decorator) if isinstance(call, ast.Call))
+            self._in_decorators.update(id(call) for call in walk(decorator) if isinstance(call, ast.Call))
 
     def _gather(self, root: ast.AST, context: Context) -> None:
         """One pass over ``root`` collecting what the rules need.
@@ -840,9 +841,9 @@ def never_installed(site: MockSite) -> bool:
     if not names:
         return False
     defined = {context.name for context in (owner.parent or owner).children} | {
-        node.name for node in ast.walk(owner.node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        node.name for node in walk(owner.node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
-    for node in ast.walk(owner.node):
+    for node in walk(owner.node):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
             return False  # p.start(), p.stop, p.new...: used as a patcher
         if isinstance(node, ast.withitem) and any(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.functions import dotted_parts
+from mockpolicy.functions import dotted_parts, walk
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.symbols import Kind, Value
@@ -155,7 +155,7 @@ def _chosen_by_input(context: Context) -> list[tuple[int, int]]:
     if not params or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return []
     found: list[tuple[int, int]] = []
-    for statement in ast.walk(node):
+    for statement in walk(node):
         if isinstance(statement, ast.If) and any(
             isinstance(name, ast.Name) and name.id in params for name in ast.walk(statement.test)
         ):
@@ -303,7 +303,7 @@ def _feeds_changing_answers(context: Context) -> bool:
     """Whether the test gives a mock a sequence of different answers
     (``side_effect=[True, False]``, in its call, its decorator or assigned
     later): the code under test meets a different case on each call."""
-    for node in ast.walk(context.node):
+    for node in walk(context.node):
         values: list[ast.expr] = []
         if isinstance(node, ast.keyword) and node.arg == SIDE_EFFECT:
             values = [node.value]
