@@ -74,8 +74,7 @@ parsed = [str(info.path) for info in engine.index._modules.values()
           if info is not None and info.path is not None and engine.project.is_first_party(info.name)
           and info.path.resolve() not in set(files)]
 # undocumented-partial-mock reads the code under test looking for callers of mocked functions
-parsed += [str(key[1]) for key, text in engine.memo.extra.items()
-           if isinstance(key, tuple) and key[0] == "text" and text is not None]
+parsed += [str(path) for path in engine.memo.read()]
 libraries = engine.libraries._resolver
 read = [] if libraries is None else [
     str(info.path) for info in libraries.index._modules.values() if info is not None and info.path is not None

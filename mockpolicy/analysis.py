@@ -25,7 +25,7 @@ from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import Context, MockSite, Target, TestModule
-from mockpolicy.source import SourceError, read_source, segment
+from mockpolicy.source import Lines, SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
 from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, callee_name, is_fixture
@@ -38,29 +38,40 @@ class Memo:
 
     def __init__(self, tracker: Tracker | None = None) -> None:
         self.tracker = tracker or Tracker()
-        self._lines: dict[Path, list[str] | None] = {}
+        self._sources: dict[Path, Lines | None] = {}
         self._outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
         # What ``mockpolicy.telling`` reads once per engine: the project's source
         # files, their text and trees, the callers of each mocked function.
         self.extra: dict[object, object] = {}
 
-    def lines(self, path: Path) -> list[str] | None:
-        """The lines of ``path`` (None when unreadable), read once."""
+    def lines(self, path: Path) -> Lines | None:
+        """The text and lines of ``path`` (UTF-8, undecodable bytes replaced;
+        None when unreadable), read once."""
         dep = ("r", "", str(path))
-        if path not in self._lines:
+        if path not in self._sources:
             try:
                 data = read_source(path)
-            except SourceError:
-                self._lines[path] = None
+            except (SourceError, OSError):
+                self._sources[path] = None
                 self.tracker.observe(dep, UNREADABLE)
             else:
-                self._lines[path] = data.decode("utf-8", errors="replace").split("\n")
+                self._sources[path] = Lines(data.decode("utf-8", errors="replace"))
                 self.tracker.observe(dep, digest(data))
         else:
             self.tracker.note(dep)
-        return self._lines[path]
+        return self._sources[path]
 
-    def outcomes(self, function: FunctionNode, lines: list[str] | None) -> frozenset[Outcome] | None:
+    def forget_bodies(self) -> None:
+        """Drop what refers to the nodes of function bodies (the callers of
+        mocked functions and their calls), before the bodies are unloaded."""
+        for key in ("named calls", "callers", "callee values"):
+            self.extra.pop(key, None)
+
+    def read(self) -> list[Path]:
+        """The files ``lines`` read (for the speed benchmark's floor)."""
+        return [path for path, lines in self._sources.items() if lines is not None]
+
+    def outcomes(self, function: FunctionNode, lines: Sequence[str] | None) -> frozenset[Outcome] | None:
         """``function_outcomes`` of a function of a long-lived module; ``lines``
         must be that module's lines (or None), the same on every call."""
         known = self._outcomes.get(id(function))
@@ -129,6 +140,8 @@ class Analysis:
     _replaced: dict[int, list[tuple[int, int, str]]] | None = None
     _set_ups: dict[int, list[Context]] = field(default_factory=dict)  # id(context) -> set_ups_of(context)
     _set_ups_by_parent: dict[int, list[Context]] = field(default_factory=dict)  # for set_ups_of
+    # id(function of this file) -> (the function, its outcomes)
+    _own_outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = field(default_factory=dict)
     helpers: set[str] | None = None  # functions of the module that assert (for tautology)
     imports: frozenset[str] | None = None  # what the file imports (telling.file_imports), once per file
     # ids of the site calls, and of the nodes naming only what they patch (telling.usage), once per file
@@ -336,7 +349,7 @@ class Analysis:
                 return located[0]
         return None
 
-    def source_lines(self, function: Value) -> list[str] | None:
+    def source_lines(self, function: Value) -> Sequence[str] | None:
         """The lines of the module defining ``function`` (project or library)."""
         if function.module == self.module.info.name:
             return self.annotations.lines
@@ -348,8 +361,11 @@ class Analysis:
         node = function.function
         if node is None:
             return None
-        if function.module == self.module.info.name:  # the file under analysis: not remembered
-            return function_outcomes(node, self.annotations.lines)
+        if function.module == self.module.info.name:  # the file under analysis: remembered with it
+            known = self._own_outcomes.get(id(node))
+            if known is None:
+                known = self._own_outcomes[id(node)] = (node, function_outcomes(node, self.annotations.lines))
+            return known[1]
         return self.memo.outcomes(node, self.source_lines(function))
 
     def isolation_excuse(self, call: ast.Call, scope: str, why: str) -> bool:

@@ -13,31 +13,33 @@ process (the pylint plugin) use it.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from mockpolicy.functions import FunctionNode, child_nodes
-
-# Python numbers lines at \n, \r\n and \r only (not at \f or \x1c, as str.splitlines does).
-_LINE_ENDS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+from mockpolicy.source import Lines
 
 
 class LazyBody(list):  # type: ignore[type-arg]
     """A function's body, parsed from its source lines on first use."""
 
-    __slots__ = ("_load", "_loader")
+    __slots__ = ("_load", "_loader", "_on_load")
 
-    def __init__(self, load: Callable[[], list[ast.stmt]]) -> None:
+    def __init__(
+        self, load: Callable[[], list[ast.stmt]], on_load: Callable[[LazyBody], object] | None = None
+    ) -> None:
         super().__init__()
         self._loader = load
         self._load: Callable[[], list[ast.stmt]] | None = load
+        self._on_load = on_load  # told each time the body is parsed
 
     def _loaded(self) -> LazyBody:
         load = self._load
         if load is not None:
             self._load = None
             list.extend(self, load())
+            if self._on_load is not None:
+                self._on_load(self)
         return self
 
     @property
@@ -84,16 +86,17 @@ for _name in (
         setattr(LazyBody, _name, _materialising(_name))
 
 
-def defer_bodies(tree: ast.Module, text: str) -> None:
+def defer_bodies(tree: ast.Module, text: str, on_load: Callable[[LazyBody], object] | None = None) -> None:
     """Replace the bodies of the functions and methods of ``tree`` (parsed from
-    ``text``) with lazy ones; nested functions go with their enclosing body."""
-    lines: list[str] | None = None
+    ``text``) with lazy ones; nested functions go with their enclosing body.
+    ``on_load`` is told of each body when it is parsed."""
+    lines: Lines | None = None
     for function in _functions(tree.body):
         if function.end_lineno is None:
             continue
         if lines is None:
-            lines = _LINE_ENDS.split(text)
-        function.body = LazyBody(_loader(lines, function))
+            lines = Lines(text)
+        function.body = LazyBody(_loader(lines, function), on_load)
 
 
 def _functions(statements: list[ast.stmt]) -> Iterator[FunctionNode]:
@@ -114,11 +117,11 @@ def _functions(statements: list[ast.stmt]) -> Iterator[FunctionNode]:
                     yield from _functions([item])
 
 
-def _loader(lines: list[str], function: FunctionNode) -> Callable[[], list[ast.stmt]]:
+def _loader(lines: Lines, function: FunctionNode) -> Callable[[], list[ast.stmt]]:
     first, last, indented = function.lineno, function.end_lineno or function.lineno, function.col_offset > 0
 
     def load() -> list[ast.stmt]:
-        segment = "".join(lines[first - 1 : last])
+        segment = lines.with_breaks(first, last)
         # An indented def parses inside an `if` block; line numbers are then shifted back.
         tree = ast.parse("if 1:\n" + segment if indented else segment)
         node = tree.body[0].body[0] if indented else tree.body[0]  # type: ignore[attr-defined]

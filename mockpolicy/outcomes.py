@@ -59,10 +59,6 @@ VALUE = Outcome("returns", A_VALUE)
 MOCK_VALUE = Outcome("returns", A_MOCK)
 
 
-# id(node) -> (node, outcomes); holding the node keeps its id from being reused.
-_OUTCOMES: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
-
-
 # coverage.py's default exclusion: code the project itself marks as never run in tests.
 _NO_COVER = re.compile(r"#\s*(pragma|PRAGMA)[:\s]?\s*(no|NO)\s*(cover|COVER)")
 
@@ -70,12 +66,10 @@ _NO_COVER = re.compile(r"#\s*(pragma|PRAGMA)[:\s]?\s*(no|NO)\s*(cover|COVER)")
 def function_outcomes(function: FunctionNode, lines: Sequence[str] | None = None) -> frozenset[Outcome] | None:
     """What calling ``function`` can give the caller; None when that cannot be
     told (a generator, a property). ``lines`` (the module's source lines) let
-    code marked ``# pragma: no cover`` be left out. Computed once per node."""
-    cached = _OUTCOMES.get(id(function))
-    if cached is None:
-        excluded = _excluded(function, lines) if lines is not None else set()
-        cached = _OUTCOMES[id(function)] = (function, _function_outcomes(function, excluded))
-    return cached[1]
+    code marked ``# pragma: no cover`` be left out. Not remembered here: the
+    engine's ``Memo`` keeps the outcomes of long-lived modules' functions."""
+    excluded = _excluded(function, lines) if lines is not None else set()
+    return _function_outcomes(function, excluded)
 
 
 def _excluded(function: FunctionNode, lines: Sequence[str]) -> set[int]:

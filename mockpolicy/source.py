@@ -13,7 +13,10 @@ import os
 import re
 import stat
 import tokenize
+from array import array
+from collections.abc import Sequence
 from pathlib import Path
+from typing import overload
 
 from mockpolicy.errors import MockpolicyError
 
@@ -69,7 +72,7 @@ def _declares_encoding(data: bytes) -> bool:
     return any(b"coding" in line and line.lstrip().startswith(b"#") for line in head)
 
 
-def segment(lines: list[str], node: ast.AST) -> str:
+def segment(lines: Sequence[str], node: ast.AST) -> str:
     """The source text of ``node`` in a file split into ``lines``, as
     ``ast.get_source_segment`` gives it (its column offsets count UTF-8 bytes),
     without splitting the file again on every call; "" for a node without a
@@ -91,6 +94,48 @@ def segment(lines: list[str], node: ast.AST) -> str:
 # Not str.splitlines, which also breaks at \v, \f, \x1c-\x1e, \x85, \u2028
 # and \u2029, characters Python, git and GitHub keep inside a line.
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+class Lines(Sequence[str]):
+    """``python_lines(text)`` kept as the one text and where each line starts
+    and ends in it: a long-lived engine holds the lines of every module it
+    read and reads few of them, and a string per line costs three times the
+    text. Indexing and slicing give the strings ``python_lines`` would."""
+
+    __slots__ = ("text", "_starts", "_ends")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts, ends = array("q", [0]), array("q")
+        for found in _LINE_BREAK.finditer(text):
+            ends.append(found.start())
+            starts.append(found.end())
+        ends.append(len(text))
+        if starts[-1] == len(text):  # a break at the very end starts no line
+            starts.pop()
+            ends.pop()
+        self._starts, self._ends = starts, ends
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            text, starts, ends = self.text, self._starts, self._ends
+            return [text[starts[i] : ends[i]] for i in range(*index.indices(len(starts)))]
+        return self.text[self._starts[index] : self._ends[index]]
+
+    def with_breaks(self, first: int, last: int) -> str:
+        """Lines ``first`` to ``last`` (numbered from 1) as written, line breaks included."""
+        start = self._starts[first - 1]
+        end = self._starts[last] if last < len(self._starts) else len(self.text)
+        return self.text[start:end]
 
 
 def python_lines(text: str) -> list[str]:

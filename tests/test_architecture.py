@@ -157,3 +157,32 @@ def test_dependencies_are_what_the_package_imports() -> None:
     declared = [*project["dependencies"], *project["optional-dependencies"]["report"]]  # the report extra: mockpolicy.report
     names = {ast.literal_eval(repr(spec)).split(";")[0].split(">")[0].split("<")[0].split("=")[0].strip() for spec in declared}
     assert names == third_party | {"tomli"}  # tomli: tomllib's backport, imported on Python 3.10 only
+
+
+_EMPTY_CONTAINERS = ("dict", "list", "set", "defaultdict", "collections.defaultdict", "OrderedDict")
+
+
+def _module_level_caches(tree: ast.Module) -> list[str]:
+    """Top-level assignments of an empty container: state that outlives a run."""
+    found = []
+    for node in tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, (ast.Dict, ast.List, ast.Set)):
+            empty = not (value.keys if isinstance(value, ast.Dict) else value.elts)
+        else:
+            empty = isinstance(value, ast.Call) and ast.unparse(value.func) in _EMPTY_CONTAINERS
+        if empty:
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_the_engine_keeps_no_state_in_module_level_containers() -> None:
+    # The engine lives in pylint's process for a whole run (or an editor's, for
+    # days): what it learns lives in a Session, dropped when pylint closes the
+    # checker. The runtime recorder runs inside the tests' own process instead.
+    engine = [p for p in sorted((REPO / "mockpolicy").rglob("*.py")) if "runtime" not in p.parts]
+    engine += sorted((REPO / "pylint_plugins").rglob("*.py"))
+    found = {str(p.relative_to(REPO)): _module_level_caches(ast.parse(p.read_text())) for p in engine}
+    assert {path: caches for path, caches in found.items() if caches} == {}
+    assert _module_level_caches(ast.parse("_SEEN: dict[int, str] = {}\nTABLE = {'a': 1}\nNAMES = set()\n")) == [
+        "_SEEN: dict[int, str] = {}", "NAMES = set()"]

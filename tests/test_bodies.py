@@ -10,6 +10,8 @@ import pytest
 from conftest import REPO
 
 from mockpolicy.bodies import LazyBody, defer_bodies, reading_once
+from mockpolicy.index import ModuleIndex
+from mockpolicy.source import Lines, python_lines
 
 TRICKY = '''\
 # -*- coding: utf-8 -*-
@@ -117,3 +119,47 @@ def test_a_walk_reading_once_drops_only_the_body_it_parsed() -> None:
     statements = plain.body
     reading_once(plain)()  # a body that is not deferred is left alone
     assert plain.body is statements and len(statements) == 2
+
+
+def test_bodies_parsed_are_told_and_an_index_unloads_them_all(tmp_path: Path) -> None:
+    text = "def f():\n    return 1\n\ndef g():\n    return 2\n"
+    tree = ast.parse(text)
+    told: list[LazyBody] = []
+    defer_bodies(tree, text, told.append)
+    first, second = tree.body
+    assert isinstance(first, ast.FunctionDef) and isinstance(second, ast.FunctionDef)
+    assert told == []  # nothing parsed yet
+    assert isinstance(first.body[0], ast.Return)
+    assert told == [first.body] and not second.body.loaded
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "mod.py").write_text(text)
+    index = ModuleIndex((tmp_path,), defer_bodies=True)
+    info = index.get("app.mod")
+    assert info is not None
+    functions = [info.bindings[name].function for name in ("f", "g")]
+    assert all(f is not None and isinstance(f.body, LazyBody) for f in functions)
+    assert [len(f.body) for f in functions if f is not None] == [1, 1]  # both parsed
+    index.unload_bodies()
+    assert all(f is not None and isinstance(f.body, LazyBody) and not f.body.loaded for f in functions)
+
+
+@pytest.mark.parametrize(
+    "text", ["", "a", "a\n", "\n", "\n\n", "a\r\nb\rc\n", "a\r", "x\ny", "\u00e9\r\n\rz\f\n", "tail\n\n"]
+)
+def test_lines_are_python_lines_without_a_string_per_line(text: str) -> None:
+    lines, expected = Lines(text), python_lines(text)
+    assert list(lines) == expected and len(lines) == len(expected)
+    assert lines[1:3] == expected[1:3] and lines[:-1] == expected[:-1] and lines[::2] == expected[::2]
+    if expected:
+        assert lines[-1] == expected[-1] and lines[0] == expected[0]
+    with pytest.raises(IndexError):
+        lines[len(expected)]  # noqa: B018 - the lookup is what is tested
+
+
+def test_lines_with_breaks_give_a_function_as_written() -> None:
+    text = "a = 1\r\ndef f():\r    return 2\n\nz = 3"
+    lines = Lines(text)
+    assert lines.with_breaks(2, 3) == "def f():\r    return 2\n"
+    assert lines.with_breaks(5, 5) == "z = 3"  # the last line has no break
+    assert lines.with_breaks(1, 5) == text
