@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy.annotations import Annotations
+from mockpolicy.bodies import reading_once
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
 from mockpolicy.functions import FunctionNode, dotted_parts, is_none, statements, walk
@@ -39,44 +40,47 @@ class Memo:
     def __init__(self, tracker: Tracker | None = None) -> None:
         self.tracker = tracker or Tracker()
         self._sources: dict[Path, Lines | None] = {}
+        self._passed_over: set[Path] = set()  # read once and not kept (``lines(keep=False)``)
         self._outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
         # What ``mockpolicy.telling`` reads once per engine: the project's source
         # files, their text and trees, the callers of each mocked function.
         self.extra: dict[object, object] = {}
 
-    def lines(self, path: Path) -> Lines | None:
+    def lines(self, path: Path, keep: bool = True) -> Lines | None:
         """The text and lines of ``path`` (UTF-8, undecodable bytes replaced;
-        None when unreadable), read once."""
+        None when unreadable), read once; ``keep=False`` for a text read once
+        and not needed again (a scan of every source file): it is not kept."""
         dep = ("r", "", str(path))
-        if path not in self._sources:
-            try:
-                data = read_source(path)
-            except (SourceError, OSError):
-                self._sources[path] = None
-                self.tracker.observe(dep, UNREADABLE)
-            else:
-                self._sources[path] = Lines(data.decode("utf-8", errors="replace"))
-                self.tracker.observe(dep, digest(data))
-        else:
+        if path in self._sources:
             self.tracker.note(dep)
-        return self._sources[path]
-
-    def forget_bodies(self) -> None:
-        """Drop what refers to the nodes of function bodies (the callers of
-        mocked functions and their calls), before the bodies are unloaded."""
-        for key in ("named calls", "callers", "callee values"):
-            self.extra.pop(key, None)
+            return self._sources[path]
+        try:
+            data = read_source(path)
+        except (SourceError, OSError):
+            found = None
+            self.tracker.observe(dep, UNREADABLE)
+        else:
+            found = Lines(data.decode("utf-8", errors="replace"))
+            self.tracker.observe(dep, digest(data))
+        if keep or found is None:
+            self._sources[path] = found
+        else:
+            self._passed_over.add(path)
+        return found
 
     def read(self) -> list[Path]:
         """The files ``lines`` read (for the speed benchmark's floor)."""
-        return [path for path, lines in self._sources.items() if lines is not None]
+        return [path for path, lines in self._sources.items() if lines is not None] + sorted(
+            self._passed_over - self._sources.keys())
 
     def outcomes(self, function: FunctionNode, lines: Sequence[str] | None) -> frozenset[Outcome] | None:
         """``function_outcomes`` of a function of a long-lived module; ``lines``
         must be that module's lines (or None), the same on every call."""
         known = self._outcomes.get(id(function))
         if known is None:  # the node is held with its result, so its id is never reused
+            done = reading_once(function)  # outcomes are plain data: a body parsed for them is dropped again
             known = self._outcomes[id(function)] = (function, function_outcomes(function, lines))
+            done()
         return known[1]
 
 

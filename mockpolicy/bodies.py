@@ -23,23 +23,18 @@ from mockpolicy.source import Lines
 class LazyBody(list):  # type: ignore[type-arg]
     """A function's body, parsed from its source lines on first use."""
 
-    __slots__ = ("_load", "_loader", "_on_load")
+    __slots__ = ("_load", "_loader")
 
-    def __init__(
-        self, load: Callable[[], list[ast.stmt]], on_load: Callable[[LazyBody], object] | None = None
-    ) -> None:
+    def __init__(self, load: Callable[[], list[ast.stmt]]) -> None:
         super().__init__()
         self._loader = load
         self._load: Callable[[], list[ast.stmt]] | None = load
-        self._on_load = on_load  # told each time the body is parsed
 
     def _loaded(self) -> LazyBody:
         load = self._load
         if load is not None:
             self._load = None
             list.extend(self, load())
-            if self._on_load is not None:
-                self._on_load(self)
         return self
 
     @property
@@ -86,17 +81,16 @@ for _name in (
         setattr(LazyBody, _name, _materialising(_name))
 
 
-def defer_bodies(tree: ast.Module, text: str, on_load: Callable[[LazyBody], object] | None = None) -> None:
+def defer_bodies(tree: ast.Module, text: str) -> None:
     """Replace the bodies of the functions and methods of ``tree`` (parsed from
-    ``text``) with lazy ones; nested functions go with their enclosing body.
-    ``on_load`` is told of each body when it is parsed."""
+    ``text``) with lazy ones; nested functions go with their enclosing body."""
     lines: Lines | None = None
     for function in _functions(tree.body):
         if function.end_lineno is None:
             continue
         if lines is None:
             lines = Lines(text)
-        function.body = LazyBody(_loader(lines, function), on_load)
+        function.body = LazyBody(_loader(lines, function))
 
 
 def _functions(statements: list[ast.stmt]) -> Iterator[FunctionNode]:

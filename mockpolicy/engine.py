@@ -40,12 +40,10 @@ class Engine:
         self, project: Project, families: Sequence[Family] = FAMILIES, lean: bool = False, track: bool = False
     ) -> None:
         """``lean`` trades time for memory: function bodies of the modules targets
-        resolve into are dropped once indexed, parsed again when first needed,
-        and dropped again after each file with what was learnt from them (for
-        a host process, such as pylint's, whose memory is not ours).
+        resolve into are dropped once indexed and parsed again when first needed
+        (for a host process, such as pylint's, whose memory is not ours).
         ``track``: note what each analysis reads (``analyse_tracked``)."""
         self.project = project
-        self.lean = lean
         self.families = tuple(families)
         self.tracker = Tracker(enabled=track)
         self.index = ModuleIndex(project.source_roots, defer_bodies=lean, tracker=self.tracker)
@@ -136,15 +134,6 @@ class Engine:
         finally:
             self.helpers.forget_file()
             self.index.discard(info)
-            if self.lean:
-                self._unload_bodies()
-
-    def _unload_bodies(self) -> None:
-        """Drop the function bodies this file's analysis parsed, and what refers to them."""
-        self.memo.forget_bodies()
-        self.helpers.forget_bodies()
-        self.resolver.unload_bodies()
-        self.libraries.unload_bodies()
 
 
 def _run(families: Sequence[Family], analysis: Analysis) -> list[Finding]:

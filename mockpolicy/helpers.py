@@ -221,11 +221,6 @@ class Helpers:
         """Drop what was learnt of the file under analysis (its nodes die with it)."""
         self._read_in_file.clear()
 
-    def forget_bodies(self) -> None:
-        """Drop what was learnt of every function: deferred bodies are being
-        unloaded, and new nodes may reuse their ids."""
-        self._read.clear()
-
     def helper_for(self, value: Value, calls: list[ast.Call] | None = None) -> Helper | None:
         """The helper that calling ``value`` (what a call's callee evaluates to)
         runs. Helpers are code of the tests (the file under analysis, test

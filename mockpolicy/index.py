@@ -12,7 +12,7 @@ import ast
 import re
 from pathlib import Path
 
-from mockpolicy.bodies import LazyBody, defer_bodies
+from mockpolicy.bodies import defer_bodies
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
 from mockpolicy.functions import dotted_parts, is_none, unquoted, walk
 from mockpolicy.source import SourceError, decode_source, read_source
@@ -337,14 +337,6 @@ class ModuleIndex:
         self._modules: dict[str, ModuleInfo | None] = {}
         self._located: dict[str, tuple[Path | None, bool] | None] = {}
         self._import_words: dict[Path, frozenset[str]] = {}
-        self._loaded: list[LazyBody] = []  # deferred bodies parsed since ``unload_bodies``
-
-    def unload_bodies(self) -> None:
-        """Drop every deferred body parsed since the last call; the next use
-        parses it again, as new nodes."""
-        for body in self._loaded:
-            body.unload()
-        self._loaded.clear()
 
     def locate(self, name: str) -> tuple[Path | None, bool] | None:
         """``(file, is_package)`` for a project module, ``(None, True)`` for a
@@ -436,7 +428,7 @@ class ModuleIndex:
                     info = summarize(name, path, is_package, tree)
                     if self.defer_bodies:
                         try:
-                            defer_bodies(tree, decode_source(data), self._loaded.append)
+                            defer_bodies(tree, decode_source(data))
                         except (UnicodeDecodeError, SyntaxError):
                             pass  # bodies stay as parsed
         self._observe_module(name, located, data)

@@ -35,11 +35,6 @@ class Libraries:
             self._resolver = Resolver(outside, ModuleIndex(roots, self.defer_bodies, self.tracker, tag="l"))
         return self._resolver
 
-    def unload_bodies(self) -> None:
-        """``Resolver.unload_bodies`` for the libraries read so far."""
-        if self._resolver is not None:
-            self._resolver.unload_bodies()
-
     def function(self, dotted: str) -> Value | None:
         """The library function or method ``dotted`` names, when its source is readable."""
         value = self.resolver.resolve_dotted(dotted)

@@ -80,14 +80,6 @@ class Resolver:
         self._binding_instance: set[tuple[int, str]] = set()
         self._options: dict[tuple[str, str], tuple[str | None, Deps]] = {}
 
-    def unload_bodies(self) -> None:
-        """Drop the deferred function bodies the index parsed (``ModuleIndex.
-        unload_bodies``) and what was remembered by their functions' ids, which
-        the nodes parsed next may reuse."""
-        self.index.unload_bodies()
-        self._facts.clear()
-        self._results.clear()
-
     def forget_facts(self, function: FunctionNode) -> None:
         """Drop the facts of ``function``'s body, which is about to be unloaded."""
         self._facts.pop(id(function), None)

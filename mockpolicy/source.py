@@ -102,22 +102,29 @@ class Lines(Sequence[str]):
     read and reads few of them, and a string per line costs three times the
     text. Indexing and slicing give the strings ``python_lines`` would."""
 
-    __slots__ = ("text", "_starts", "_ends")
+    __slots__ = ("text", "_offsets")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts, ends = array("q", [0]), array("q")
-        for found in _LINE_BREAK.finditer(text):
-            ends.append(found.start())
-            starts.append(found.end())
-        ends.append(len(text))
-        if starts[-1] == len(text):  # a break at the very end starts no line
-            starts.pop()
-            ends.pop()
-        self._starts, self._ends = starts, ends
+        self._offsets: tuple[array[int], array[int]] | None = None  # found on first use of a line
+
+    def _found(self) -> tuple[array[int], array[int]]:
+        """Where each line starts and ends."""
+        if self._offsets is None:
+            text = self.text
+            starts, ends = array("q", [0]), array("q")
+            for found in _LINE_BREAK.finditer(text):
+                ends.append(found.start())
+                starts.append(found.end())
+            ends.append(len(text))
+            if starts[-1] == len(text):  # a break at the very end starts no line
+                starts.pop()
+                ends.pop()
+            self._offsets = (starts, ends)
+        return self._offsets
 
     def __len__(self) -> int:
-        return len(self._starts)
+        return len(self._found()[0])
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -126,16 +133,16 @@ class Lines(Sequence[str]):
     def __getitem__(self, index: slice) -> list[str]: ...
 
     def __getitem__(self, index: int | slice) -> str | list[str]:
+        text, (starts, ends) = self.text, self._found()
         if isinstance(index, slice):
-            text, starts, ends = self.text, self._starts, self._ends
             return [text[starts[i] : ends[i]] for i in range(*index.indices(len(starts)))]
-        return self.text[self._starts[index] : self._ends[index]]
+        return text[starts[index] : ends[index]]
 
     def with_breaks(self, first: int, last: int) -> str:
         """Lines ``first`` to ``last`` (numbered from 1) as written, line breaks included."""
-        start = self._starts[first - 1]
-        end = self._starts[last] if last < len(self._starts) else len(self.text)
-        return self.text[start:end]
+        starts = self._found()[0]
+        end = starts[last] if last < len(starts) else len(self.text)
+        return self.text[starts[first - 1] : end]
 
 
 def python_lines(text: str) -> list[str]:

@@ -332,9 +332,6 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
     short = function.qualname.rpartition(".")[2]
     resolver = analysis.resolver
     for path in _files_calling(analysis, short):
-        text = _text(analysis, path)
-        if text is None:
-            continue
         info = resolver.index.get(_module_of(analysis, path))
         if info is None:
             continue
@@ -355,16 +352,19 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
                 call for call, value in zip(calls, values)
                 if function.owner is not None and value.kind is Kind.UNKNOWN and isinstance(call.func, ast.Attribute)
             ]
-            lines = _lines(analysis, path)
+            if not hits and not maybe:
+                if done is not NOTHING:  # no caller, its body parsed for this search alone: drop it again
+                    _forget_calls(analysis, node, short, calls)
+                    done()
+                continue
+            # (unreadable since it was indexed: conditions are shown unparsed)
+            lines = analysis.memo.lines(path) or Lines("")
             if hits:
                 found.append(Caller(qualname, node, hits, lines, info, owner))
             if hits and not maybe:
                 widened.append(found[-1])
             elif maybe:
                 widened.append(Caller(qualname, node, [*hits, *maybe], lines, info, owner))
-            elif done is not NOTHING:  # no caller, its body parsed for this search alone: drop it again
-                _forget_calls(analysis, node, short, calls)
-                done()
     return found, widened
 
 
@@ -465,9 +465,9 @@ def _files_calling(analysis: Analysis, name: str) -> list[Path]:
 def _call_index(analysis: Analysis) -> dict[str, list[Path]]:
     index: dict[str, list[Path]] = {}
     for path in _source_files(analysis):
-        text = _text(analysis, path)
-        if text is not None:
-            for word in set(_CALLED_WORD.findall(text)):
+        lines = analysis.memo.lines(path, keep=False)  # read again only where a caller is found
+        if lines is not None:
+            for word in set(_CALLED_WORD.findall(lines.text)):
                 index.setdefault(word, []).append(path)
     return index
 
@@ -545,13 +545,6 @@ def _text(analysis: Analysis, path: Path) -> str | None:
     """The text of ``path`` (None when unreadable), read once per engine."""
     lines = analysis.memo.lines(path)
     return None if lines is None else lines.text
-
-
-def _lines(analysis: Analysis, path: Path) -> Lines:
-    """The lines of ``path``, read by ``_text`` before."""
-    lines = analysis.memo.lines(path)
-    assert lines is not None
-    return lines
 
 
 # -- which withheld outcomes take another arm -----------------------------------

@@ -10,7 +10,6 @@ import pytest
 from conftest import REPO
 
 from mockpolicy.bodies import LazyBody, defer_bodies, reading_once
-from mockpolicy.index import ModuleIndex
 from mockpolicy.source import Lines, python_lines
 
 TRICKY = '''\
@@ -119,29 +118,6 @@ def test_a_walk_reading_once_drops_only_the_body_it_parsed() -> None:
     statements = plain.body
     reading_once(plain)()  # a body that is not deferred is left alone
     assert plain.body is statements and len(statements) == 2
-
-
-def test_bodies_parsed_are_told_and_an_index_unloads_them_all(tmp_path: Path) -> None:
-    text = "def f():\n    return 1\n\ndef g():\n    return 2\n"
-    tree = ast.parse(text)
-    told: list[LazyBody] = []
-    defer_bodies(tree, text, told.append)
-    first, second = tree.body
-    assert isinstance(first, ast.FunctionDef) and isinstance(second, ast.FunctionDef)
-    assert told == []  # nothing parsed yet
-    assert isinstance(first.body[0], ast.Return)
-    assert told == [first.body] and not second.body.loaded
-    (tmp_path / "app").mkdir()
-    (tmp_path / "app" / "__init__.py").write_text("")
-    (tmp_path / "app" / "mod.py").write_text(text)
-    index = ModuleIndex((tmp_path,), defer_bodies=True)
-    info = index.get("app.mod")
-    assert info is not None
-    functions = [info.bindings[name].function for name in ("f", "g")]
-    assert all(f is not None and isinstance(f.body, LazyBody) for f in functions)
-    assert [len(f.body) for f in functions if f is not None] == [1, 1]  # both parsed
-    index.unload_bodies()
-    assert all(f is not None and isinstance(f.body, LazyBody) and not f.body.loaded for f in functions)
 
 
 @pytest.mark.parametrize(
