@@ -370,7 +370,7 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
 
 def _forget_calls(analysis: Analysis, node: FunctionNode, name: str, calls: list[ast.Call]) -> None:
     """Drop what ``_named_calls`` and ``_callee_values`` remembered of the calls
-    of ``name`` in ``node`` (and the resolver of its body), before its deferred
+    of ``name`` in ``node`` (and the resolver's facts of its body), before its deferred
     body is unloaded: the next parse makes new nodes, which may reuse the ids."""
     cast("dict[object, object]", analysis.memo.extra.get("named calls", {})).pop((id(node), name), None)
     if calls:
