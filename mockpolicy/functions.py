@@ -105,8 +105,8 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
     classes: dict[str, ast.ClassDef] = {}
     functions: dict[str, FunctionNode] = {}
     stack: list[ast.AST] = list(node.body)
-    pop, push = stack.pop, stack.append
-    while stack:  # a hand-rolled walk, as TestModule._gather's: no generators, no context or operator nodes
+    pop, extend = stack.pop, stack.extend
+    while stack:  # no generators, no context or operator nodes (``child_nodes``)
         current: Any = pop()
         kind = type(current)
         if kind is ast.Name:
@@ -134,14 +134,7 @@ def function_facts(node: FunctionNode) -> FunctionFacts:
             statements.append(ast.Expr(current, lineno=current.lineno, col_offset=current.col_offset))
         elif kind is ast.Import or kind is ast.ImportFrom:
             imports.update((name, (level, dotted)) for name, level, dotted in import_bindings(current))
-        for field_name in current._fields:
-            value = getattr(current, field_name, None)
-            if type(value) is list:
-                for item in value:
-                    if isinstance(item, ast.AST) and not isinstance(item, LEAVES):
-                        push(item)
-            elif isinstance(value, ast.AST) and not isinstance(value, LEAVES):
-                push(value)
+        extend(child_nodes(current))
     statements.sort(key=lambda statement: (statement.lineno, statement.col_offset))
     facts = facts_from_statements([a.arg for a in arguments], assigns, stored, statements, imports, classes)
     facts.functions = {name: f for name, f in functions.items() if name not in facts.assigns}
@@ -284,19 +277,10 @@ def walk(root: ast.AST) -> list[ast.AST]:
     """``ast.walk(root)`` as a list, in the same breadth-first order, leaving out
     the context and operator nodes (``child_nodes``): a third of the cost."""
     found = [root]
-    append = found.append
     position = 0
     while position < len(found):
-        node = found[position]
+        found.extend(child_nodes(found[position]))
         position += 1
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if type(value) is list:
-                for item in value:
-                    if isinstance(item, ast.AST) and not isinstance(item, LEAVES):
-                        append(item)
-            elif isinstance(value, ast.AST) and not isinstance(value, LEAVES):
-                append(value)
     return found
 
 
