@@ -394,8 +394,8 @@ def _fills_itself(analysis: Analysis, module: str) -> bool:
         name = _module_of(analysis, path)
         if name != module and not name.startswith(inside):
             continue
-        text = _text(analysis, path)
-        if text is None or "setattr" not in text:
+        lines = analysis.memo.lines(path)
+        if lines is None or "setattr" not in lines.text:
             continue
         info = analysis.resolver.index.get(name)
         if info is None:
@@ -539,12 +539,6 @@ def _source_files(analysis: Analysis) -> list[Path]:
     else:
         memo.tracker.note(dep)
     return cast("list[Path]", cached)
-
-
-def _text(analysis: Analysis, path: Path) -> str | None:
-    """The text of ``path`` (None when unreadable), read once per engine."""
-    lines = analysis.memo.lines(path)
-    return None if lines is None else lines.text
 
 
 # -- which withheld outcomes take another arm -----------------------------------
