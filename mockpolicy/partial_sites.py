@@ -34,9 +34,17 @@ from mockpolicy.telling import (
     parametrized_outcomes,
     reach_of,
     shapes_path,
+    text_runs,
     told_apart,
 )
-from mockpolicy.vocabulary import BEHAVIOUR_ATTRIBUTES, RETURN_VALUE, SiteKind, callee_name
+from mockpolicy.vocabulary import (
+    BEHAVIOUR_ATTRIBUTES,
+    EXPECTING_CONTEXTS,
+    RETURN_VALUE,
+    TEST_PREFIX,
+    SiteKind,
+    callee_name,
+)
 
 _TRY_STAR = getattr(ast, "TryStar", ast.Try)  # try/except* (3.11+)
 _FUNCTION_SITES: frozenset[SiteKind] = frozenset({"patch", "patch.object", "setattr", "mock", "autospec"})
@@ -152,8 +160,66 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
             nearby, _inherited_on(analysis, target, function), _patched_in(analysis, target, function),
         )
         withheld = _not_run_for_real(site, function, withheld, mocked)
+        withheld = _taken_by_siblings(analysis, site, function, withheld)
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
+
+
+def _taken_by_siblings(analysis: Analysis, site: MockSite, function: Value, withheld: list[Withheld]) -> list[Withheld]:
+    """``withheld`` without the arms a sibling test shows it takes with the real
+    function: a test of the same class (of the module, for test functions)
+    that mocks nothing named like the function, names the arm's caller, and
+    expects an exception the arm raises or spells a run of the arm's literal
+    text (a message it logs, prints or raises). Swift's
+    ``test_validate_corrupted_file`` feeds a corrupt file to the real
+    ``RingBuilder.load`` and checks ``main``'s handler's message. Nothing is
+    dropped when a set-up, a fixture or the class mocks the function: which
+    tests that covers is not followed."""
+    if not withheld:
+        return withheld
+    unit = _unit(site.owner)
+    in_class = unit is not site.owner
+    name = function.qualname.rpartition(".")[2]
+    mocking = [
+        other for other in analysis.module.sites
+        if other.replaced_name == name and (_unit(other.owner) is unit if in_class else _unit(other.owner) is other.owner)
+    ]
+    if any(not _is_test_function(other.owner) for other in mocking):
+        return withheld
+    scope = unit if in_class else analysis.module.module
+    real = [
+        sibling for sibling in scope.children
+        if sibling is not site.owner and _is_test_function(sibling)
+        and not any(other.owner is sibling for other in mocking)
+    ]
+    if not real:
+        return withheld
+    kept = []
+    for held in withheld:
+        caller = held.arm.caller.rpartition(".")[2]
+        if held.shows and any(caller in sibling.names and _shows_any(sibling, held.shows) for sibling in real):
+            continue
+        kept.append(held)
+    return kept
+
+
+def _is_test_function(context: Context) -> bool:
+    return context.is_function and context.name.startswith(TEST_PREFIX)
+
+
+def _shows_any(test: Context, shows: frozenset[str]) -> bool:
+    """Whether ``test`` expects an exception named in ``shows``, or spells a run of its text."""
+    for call in test.calls:
+        if callee_name(call) in EXPECTING_CONTEXTS and call.args:
+            expected = call.args[0].elts if isinstance(call.args[0], ast.Tuple) else [call.args[0]]
+            if any(callee_name(e) in shows for e in expected):
+                return True
+    runs = [
+        run for node in ast.walk(test.node)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) for run in text_runs(node.value)
+    ]
+    texts = [shown for shown in shows if " " in shown]  # the runs of words, not the exceptions' names
+    return any(run in shown or shown in run for run in runs for shown in texts)
 
 
 def _patched_in(analysis: Analysis, target: Target, function: Value) -> str | None:

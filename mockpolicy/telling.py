@@ -28,7 +28,7 @@ from typing import cast
 from mockpolicy.analysis import Analysis
 from mockpolicy.bodies import NOTHING, reading_once
 from mockpolicy.deps import Deps, listing_fact
-from mockpolicy.functions import FunctionNode, child_nodes, own_nodes, statements
+from mockpolicy.functions import FunctionNode, child_nodes, own_nodes, statements, walk
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.sites import Context, MockSite, root_key
@@ -74,10 +74,48 @@ class Arm:
 
 @dataclass
 class Withheld:
-    """An arm the mock keeps its callers from taking, and the withheld outcomes that would take it."""
+    """An arm the mock keeps its callers from taking, and the withheld outcomes
+    that would take it; ``shows`` is what a test taking the arm may observe
+    (``arm_shows``)."""
 
     arm: Arm
     outcomes: list[Outcome] = field(default_factory=list)
+    shows: frozenset[str] = frozenset()
+
+
+_FORMAT_FIELD = re.compile(r"%[-#0 +]*[\d.*]*[a-zA-Z]|%\([^)]*\)[-#0 +]*[\d.*]*[a-zA-Z]|\{[^{}]*\}")
+_SHOWN_TEXT_LENGTH = 8  # shorter literal text is too common to tell an arm by
+
+
+def arm_shows(function: FunctionNode, body: Sequence[ast.stmt]) -> frozenset[str]:
+    """What a test taking the arm ``body`` of ``function`` may observe, and no
+    other part of ``function`` shows: the names of the exceptions it raises,
+    and each run of words (``text_runs``) of its strings, log and exception
+    messages alike."""
+    inside = [node for statement in body for node in walk(statement)]
+    kept = {id(node) for node in inside}
+    outside = [node for statement in function.body for node in walk(statement) if id(node) not in kept]
+    return frozenset(_shown(inside) - _shown(outside))
+
+
+def _shown(nodes: list[ast.AST]) -> set[str]:
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            name = callee_name(node.exc)
+            if name:
+                found.add(name)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.update(text_runs(node.value))
+    return found
+
+
+def text_runs(text: str) -> list[str]:
+    """The runs of literal text of ``text`` between format fields long enough
+    to tell it by: words, not a lone name (``"ComputeNode"`` is in every patch
+    target naming the class)."""
+    runs = (run.strip() for run in _FORMAT_FIELD.split(text))
+    return [run for run in runs if len(run) >= _SHOWN_TEXT_LENGTH and " " in run]
 
 
 @dataclass
@@ -569,8 +607,10 @@ def told_apart(
     (``from app.base import run_default``) and keeps the real one."""
     found: dict[Arm, Withheld] = {}
 
-    def add(arm: Arm, outcome: Outcome) -> None:
-        withheld = found.setdefault(arm, Withheld(arm))
+    def add(arm: Arm, outcome: Outcome, shows: Callable[[], frozenset[str]]) -> None:
+        withheld = found.get(arm)
+        if withheld is None:
+            withheld = found[arm] = Withheld(arm, shows=shows())
         if outcome not in withheld.outcomes:
             withheld.outcomes.append(outcome)
 
@@ -602,13 +642,15 @@ def told_apart(
                     taken |= _arms(condition.test, reads, outcome)
                 for outcome in values:
                     for side in sorted(_arms(condition.test, reads, outcome) - taken):
-                        add(Arm(caller.qualname, side, text), outcome)
+                        body = condition.body if side == "if" else condition.orelse
+                        add(Arm(caller.qualname, side, text), outcome,
+                            functools.partial(arm_shows, caller.function, body))
         for outcome in exceptions:
             caught = [o for o in given if o.kind == "raises"] + sorted(raised_by_others)
-            for arm in _handlers(
+            for arm, shows in _handlers(
                 analysis, caller, outcome.value, caught, reach, function, 0, skipped, raised_nearby,
-            ):
-                add(arm, outcome)
+            ).items():
+                add(arm, outcome, functools.partial(frozenset, shows))
     return sorted(found.values(), key=lambda w: w.arm)
 
 
@@ -1042,15 +1084,16 @@ def _handlers(
     analysis: Analysis, caller: Caller, exception: str, given: list[Outcome],
     reach: Reach, function: Value, depth: int, skipped: frozenset[str],
     nearby: frozenset[tuple[str, str]] = frozenset(),
-) -> list[Arm]:
+) -> dict[Arm, frozenset[str]]:
     """The first-party handlers that catch ``exception`` raised at ``calls`` in
     ``caller``, or further up when it propagates (up to ``_CALLER_DEPTH`` calls),
     minus those an exception the mocks do raise (``given``) already takes, and
     those whose ``try`` calls a function that raises a caught exception in a
     sibling test (``nearby``: the function's name, the exception).
     Functions in ``skipped`` (the mocked function, and others the test mocks)
-    do not run, so the search does not climb through them."""
-    found: list[Arm] = []
+    do not run, so the search does not climb through them. Each handler
+    comes with what it shows (``arm_shows``)."""
+    found: dict[Arm, frozenset[str]] = {}
     propagates = False
     for call in caller.calls:
         handler = _enclosing_handler(caller, call, exception)
@@ -1065,16 +1108,17 @@ def _handlers(
         text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
         arm = Arm(caller.qualname, "except", text)
         if arm not in found:
-            found.append(arm)
+            found[arm] = arm_shows(caller.function, handler.body)
     if propagates and depth + 1 < _CALLER_DEPTH:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if value.kind is Kind.FUNCTION and value.function is not None:
             for upper in callers(analysis, value, frozenset({caller.qualname})):
                 if upper.qualname in skipped or not _reached(analysis, upper, reach, function, depth + 1, skipped):
                     continue
-                for arm in _handlers(analysis, upper, exception, given, reach, function, depth + 1, skipped, nearby):
-                    if arm not in found:
-                        found.append(arm)
+                for arm, shows in _handlers(
+                    analysis, upper, exception, given, reach, function, depth + 1, skipped, nearby,
+                ).items():
+                    found.setdefault(arm, shows)
     return found
 
 

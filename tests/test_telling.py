@@ -170,3 +170,15 @@ PASSED_THROUGH = {"as_given", "through_a_local", "in_a_container", "an_item", "b
 def test_an_asserted_argument_the_code_derives_is_a_result_of_its_logic(tmp_path: Path) -> None:
     body = "    value = 'a'\n    CALLER(value)\n    act.assert_called_once_with(value)\n"
     assert _tautologies(tmp_path, ARGUMENTS, body) == PASSED_THROUGH
+
+
+def test_an_arm_is_told_by_its_runs_of_words_between_format_fields() -> None:
+    from mockpolicy.telling import text_runs
+
+    assert text_runs("Ring Builder file is invalid: %s") == ["Ring Builder file is invalid:"]
+    assert text_runs("ComputeNode %(name)s moving from %(old)s to %(new)s") == ["moving from"]  # no lone name
+    assert text_runs("{} could not be read, {path!r} is missing the header") == [
+        "could not be read,", "is missing the header",
+    ]
+    assert text_runs("%-10s %d entries") == []
+    assert text_runs("nova.objects.compute_node.ComputeNode.create") == []  # a patch target, not words
