@@ -170,7 +170,7 @@ def asserted_types(body: list[ast.stmt]) -> dict[str, tuple[ast.expr, bool]]:
         if parts is None or dotted_parts(cls) is None:
             continue
         key = ".".join(parts)
-        if key in found and (ast.dump(found[key][0]), found[key][1]) != (ast.dump(cls), instance):
+        if key in found and (ast.unparse(found[key][0]), found[key][1]) != (ast.unparse(cls), instance):
             conflicting.add(key)
         found[key] = (cls, instance)
     return {key: asserted for key, asserted in found.items() if key not in conflicting}

@@ -100,31 +100,8 @@ def _substitute(
     template: ast.Call, bound: dict[str, ast.expr], vararg: str | None, extra_args: list[ast.expr],
     kwarg: str | None, extra_keywords: list[ast.keyword],
 ) -> ast.Call | None:
-    missing = False
-
-    def put(expr: ast.expr) -> ast.expr:
-        nonlocal missing
-        if isinstance(expr, ast.Name):
-            if expr.id in (OPAQUE, OMITTED):
-                return expr
-            if expr.id in bound:
-                return bound[expr.id]
-            missing = True
-            return expr
-        if isinstance(expr, ast.Attribute):
-            return ast.Attribute(value=put(expr.value), attr=expr.attr, ctx=ast.Load())
-        if isinstance(expr, ast.BinOp):  # a target spelt from parameters (``_spelt_from``)
-            return ast.BinOp(left=put(expr.left), op=expr.op, right=put(expr.right))
-        if isinstance(expr, ast.Tuple):
-            return ast.Tuple(elts=[put(element) for element in expr.elts], ctx=ast.Load())
-        if isinstance(expr, ast.JoinedStr):
-            return ast.JoinedStr(values=[
-                ast.FormattedValue(value=put(value.value), conversion=-1, format_spec=None)
-                if isinstance(value, ast.FormattedValue) else value
-                for value in expr.values
-            ])
-        return expr  # constants, and what the helper made itself (opaque already)
-
+    substitution = _Substitution(bound)
+    put = substitution.put
     args: list[ast.expr] = []
     for argument in template.args:
         if isinstance(argument, ast.Starred) and isinstance(argument.value, ast.Name) and argument.value.id == vararg:
@@ -142,9 +119,42 @@ def _substitute(
             value = put(keyword.value)
             if not _omitted(value):
                 keywords.append(ast.keyword(arg=keyword.arg, value=value))
-    if missing:
+    if substitution.missing:
         return None
     return ast.Call(func=template.func, args=args, keywords=keywords)
+
+
+class _Substitution:
+    """A helper's parameters replaced by what one call gives them; ``missing``
+    once a parameter the call does not give was met. (An object, not a
+    recursive closure: the CLI runs without the cyclic collector.)"""
+
+    def __init__(self, bound: dict[str, ast.expr]) -> None:
+        self.bound = bound
+        self.missing = False
+
+    def put(self, expr: ast.expr) -> ast.expr:
+        put = self.put
+        if isinstance(expr, ast.Name):
+            if expr.id in (OPAQUE, OMITTED):
+                return expr
+            if expr.id in self.bound:
+                return self.bound[expr.id]
+            self.missing = True
+            return expr
+        if isinstance(expr, ast.Attribute):
+            return ast.Attribute(value=put(expr.value), attr=expr.attr, ctx=ast.Load())
+        if isinstance(expr, ast.BinOp):  # a target spelt from parameters (``_spelt_from``)
+            return ast.BinOp(left=put(expr.left), op=expr.op, right=put(expr.right))
+        if isinstance(expr, ast.Tuple):
+            return ast.Tuple(elts=[put(element) for element in expr.elts], ctx=ast.Load())
+        if isinstance(expr, ast.JoinedStr):
+            return ast.JoinedStr(values=[
+                ast.FormattedValue(value=put(value.value), conversion=-1, format_spec=None)
+                if isinstance(value, ast.FormattedValue) else value
+                for value in expr.values
+            ])
+        return expr  # constants, and what the helper made itself (opaque already)
 
 
 def _omitted(expr: ast.expr) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from mockpolicy.deps import NO_DEPS, Deps
 from mockpolicy.functions import (
@@ -347,14 +348,7 @@ class Resolver:
         """Where a class-body assignment to ``assigned`` reads its names: the
         class's other members (``ls = staticmethod(_ls)`` after an import of
         ``_ls`` in the body), then ``outer``."""
-        def lookup(name: str) -> Value | None:
-            member = cls.members.get(name) if name != assigned else None
-            if member is None:
-                return outer.local(name) if outer.local is not None else None
-            return self._binding(member, body, f"{cls.module}.{cls.qualname}.{name}", owner=cls)
-
-        body = Scope(outer.module, lookup, outer.narrow)
-        return body
+        return Scope(outer.module, _ClassBodyLookup(self, cls, outer, assigned), outer.narrow)
 
     def _lookup_name(self, name: str, scope: Scope) -> Value:
         if scope.local is not None:
@@ -749,11 +743,14 @@ class _FunctionNames:
         self._classes: dict[str, Value] = {}
 
     def _local_class(self, name: str, node: ast.ClassDef) -> Value:
-        """A class defined in this function: its bases are read with the function's names."""
+        """A class defined in this function: its bases are read with the
+        function's names, through names of their own (this object holds the
+        class: reading through it would make a reference cycle)."""
         found = self._classes.get(name)
         if found is None:
             qualname = f"{self.function.name}.<locals>.{name}"
-            info = local_class(self.module.name, node, qualname, Scope(self.module, self.lookup))
+            names = _FunctionNames(self.resolver, self.function, self.module, self.owner, self.params)
+            info = local_class(self.module.name, node, qualname, Scope(self.module, names.lookup))
             found = self._classes[name] = Value(Kind.CLASS, module=self.module.name, qualname=qualname, cls=info)
         return found
 
@@ -881,3 +878,22 @@ def _same(one: Value, other: Value) -> bool:
             and all(_same(a, b) for a, b in zip(one.elements, other.elements))
         )
     return one.module == other.module and one.qualname == other.qualname
+
+
+@dataclass(frozen=True)
+class _ClassBodyLookup:
+    """The local lookup of ``Resolver._class_body_scope``: an object rather
+    than a closure over the scope it belongs to, so that the two make no
+    reference cycle (the CLI runs without the cyclic collector)."""
+
+    resolver: Resolver
+    cls: ClassInfo
+    outer: Scope
+    assigned: str
+
+    def __call__(self, name: str) -> Value | None:
+        member = self.cls.members.get(name) if name != self.assigned else None
+        if member is None:
+            return self.outer.local(name) if self.outer.local is not None else None
+        body = Scope(self.outer.module, self, self.outer.narrow)
+        return self.resolver._binding(member, body, f"{self.cls.module}.{self.cls.qualname}.{name}", owner=self.cls)

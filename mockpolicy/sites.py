@@ -134,9 +134,9 @@ class MockSite:
         if wrapped is not None and not isinstance(wrapped, ast.Constant) and not given.keys() & ANSWERING_KEYWORDS:
             return True
         effect = given.get(SIDE_EFFECT)
-        return effect is not None and self._names_the_target(effect)
+        return effect is not None and self.names_the_target(effect)
 
-    def _names_the_target(self, expr: ast.expr) -> bool:
+    def names_the_target(self, expr: ast.expr) -> bool:
         """Whether ``expr`` spells the attribute the patch replaces: ``obj.name``
         for ``patch.object(obj, "name")``, a dotted tail of ``patch("a.b.name")``."""
         args = self.call.args
@@ -798,13 +798,19 @@ class TestModule:
         return False
 
     def release(self) -> None:
-        """Drop the site <-> context links once the rules have run, so the file's
-        trees are freed by reference counting alone."""
+        """Drop the site <-> context links once the rules have run, and the
+        module's own hold on its sites and contexts (a target resolved to a
+        class defined in a test holds that test's scope, whose fixture lookup
+        holds this module), so the file's trees are freed by reference
+        counting alone."""
         for context in (self.module, *self.contexts):
             context.bound.clear()
             context.children.clear()
             if context.class_info is not None:
                 context.class_info.fallback = None
+        self.sites.clear()
+        self.contexts.clear()
+        self._by_call.clear()
         self._owned.clear()
         self._callees.clear()
         self._own_functions.clear()

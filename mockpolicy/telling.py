@@ -1225,33 +1225,36 @@ def passes_arguments_through(function: FunctionNode, call: ast.Call) -> bool:
                 if isinstance(name, ast.Name):
                     assigned.setdefault(name.id, []).extend([None, None])  # a loop variable or a managed value
 
-    def plain(expr: ast.expr, depth: int) -> bool:
-        if isinstance(expr, ast.Constant):
-            return True
-        if isinstance(expr, ast.Name):
-            values = assigned.get(expr.id)
-            if values is None:
-                return True  # a parameter, a global or a builtin, as given
-            value = values[0]
-            return len(values) == 1 and value is not None and depth < _PASS_THROUGH_DEPTH and plain(value, depth + 1)
-        if isinstance(expr, ast.Attribute):
-            root = expr.value
-            while isinstance(root, (ast.Attribute, ast.Subscript)):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id in owners:
-                return False  # the object's state: set up, maybe derived, elsewhere
-            return plain(expr.value, depth)
-        if isinstance(expr, ast.Subscript):
-            return isinstance(expr.slice, ast.Constant) and plain(expr.value, depth)
-        if isinstance(expr, ast.Starred):
-            return plain(expr.value, depth)
-        if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
-            return all(plain(element, depth) for element in expr.elts)
-        if isinstance(expr, ast.Dict):
-            return all(plain(part, depth) for part in [*expr.values, *(k for k in expr.keys if k is not None)])
-        return False
+    return all(_plain(arg, 0, assigned, owners) for arg in [*call.args, *(keyword.value for keyword in call.keywords)])
 
-    return all(plain(arg, 0) for arg in [*call.args, *(keyword.value for keyword in call.keywords)])
+
+def _plain(expr: ast.expr, depth: int, assigned: dict[str, list[ast.expr | None]], owners: set[str]) -> bool:
+    """``passes_arguments_through`` for one argument (``assigned``: the
+    function's locals, each with what it is assigned; ``owners``: ``self``/``cls``)."""
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, ast.Name):
+        values = assigned.get(expr.id)
+        if values is None:
+            return True  # a parameter, a global or a builtin, as given
+        value = values[0]
+        return len(values) == 1 and value is not None and depth < _PASS_THROUGH_DEPTH and _plain(value, depth + 1, assigned, owners)
+    if isinstance(expr, ast.Attribute):
+        root = expr.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in owners:
+            return False  # the object's state: set up, maybe derived, elsewhere
+        return _plain(expr.value, depth, assigned, owners)
+    if isinstance(expr, ast.Subscript):
+        return isinstance(expr.slice, ast.Constant) and _plain(expr.value, depth, assigned, owners)
+    if isinstance(expr, ast.Starred):
+        return _plain(expr.value, depth, assigned, owners)
+    if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+        return all(_plain(element, depth, assigned, owners) for element in expr.elts)
+    if isinstance(expr, ast.Dict):
+        return all(_plain(part, depth, assigned, owners) for part in [*expr.values, *(k for k in expr.keys if k is not None)])
+    return False
 
 
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)

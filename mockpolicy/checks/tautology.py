@@ -295,7 +295,7 @@ def _counts_follow_the_sequence(assertions: list[ast.AST]) -> bool:
             counts = [side for side in sides if _reads_count(side)]
             values = [side.value for side in sides if isinstance(side, ast.Constant)]
             for count in counts:
-                seen.setdefault(ast.dump(count), set()).update(values)
+                seen.setdefault(ast.unparse(count), set()).update(values)
     return any(len(values) > 1 for values in seen.values())
 
 
@@ -312,7 +312,7 @@ def _feeds_changing_answers(context: Context) -> bool:
         ):
             values = [node.value]
         for value in values:
-            if isinstance(value, (ast.List, ast.Tuple)) and len({ast.dump(e) for e in value.elts}) > 1:
+            if isinstance(value, (ast.List, ast.Tuple)) and len({ast.unparse(e) for e in value.elts}) > 1:
                 return True
     return False
 
