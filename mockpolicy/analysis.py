@@ -247,12 +247,17 @@ class Analysis:
     def _spying_double(self, site: MockSite, replacement: ast.expr) -> bool:
         """Whether ``replacement`` is a mock that hands its calls on to a real
         object (``MagicMock(wraps=Tool.verify)``, written in place or bound
-        once to a name in the test), as ``patch(..., wraps=)`` is a spy."""
+        once to a name in the test), as ``patch(..., wraps=)`` is a spy; or
+        whose side effect is the very thing the patch replaces
+        (``patch("app.jobs.advance", MagicMock(side_effect=jobs.advance))``)."""
         if isinstance(replacement, ast.Name):
             values = site.owner.assigns.get(replacement.id, [])
             replacement = values[0] if len(values) == 1 else replacement
         double = self.module.site_of(replacement)
-        return double is not None and double.kind == "mock" and double.is_spy
+        if double is None or double.kind != "mock":
+            return False
+        effect = next((keyword.value for keyword in double.call.keywords if keyword.arg == SIDE_EFFECT), None)
+        return double.is_spy or (effect is not None and site.names_the_target(effect))
 
     def _bare_subclass(self, cls: ClassInfo, original: Value) -> bool:
         """Whether ``cls`` subclasses ``original`` and overrides nothing but with

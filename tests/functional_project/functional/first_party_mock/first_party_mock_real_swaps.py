@@ -61,6 +61,10 @@ def test_side_effect_that_is_the_patched_function_itself():
         pass
     with mock.patch.object(real, "save", side_effect=real.load, autospec=True):  # [first-party-mock]
         pass
+    with mock.patch("shopfp.storage.Storage.load", mock.MagicMock(side_effect=storage.Storage.load)):
+        pass
+    with mock.patch.object(real, "save", mock.MagicMock(side_effect=real.load)):  # [first-party-mock]
+        pass
 
 
 class PatchableStorage(Storage):
