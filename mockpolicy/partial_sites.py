@@ -178,17 +178,12 @@ def _taken_by_siblings(analysis: Analysis, site: MockSite, function: Value, with
     if not withheld:
         return withheld
     unit = _unit(site.owner)
-    in_class = unit is not site.owner
     name = function.qualname.rpartition(".")[2]
-    mocking = [
-        other for other in analysis.module.sites
-        if other.replaced_name == name and (_unit(other.owner) is unit if in_class else _unit(other.owner) is other.owner)
-    ]
+    mocking = [other for other in analysis.module.sites if other.replaced_name == name and _unit(other.owner) is unit]
     if any(not _is_test_function(other.owner) for other in mocking):
         return withheld
-    scope = unit if in_class else analysis.module.module
     real = [
-        sibling for sibling in scope.children
+        sibling for sibling in unit.children
         if sibling is not site.owner and _is_test_function(sibling)
         and not any(other.owner is sibling for other in mocking)
     ]
@@ -361,13 +356,13 @@ def _header_end(node: ast.stmt) -> int:
 
 
 def _unit(context: Context) -> Context:
-    """The test class ``context`` belongs to, else ``context`` itself."""
-    current: Context | None = context
-    while current is not None:
-        if isinstance(current.node, ast.ClassDef):
-            return current
+    """The test class ``context`` belongs to; for code outside any class (a
+    pytest test function or fixture), its module: the module's test
+    functions are siblings as a class's tests are."""
+    current = context
+    while current.parent is not None and not isinstance(current.node, ast.ClassDef):
         current = current.parent
-    return context
+    return current
 
 
 def _outside_strings(analysis: Analysis, blocks: list[Block]) -> list[Block]:

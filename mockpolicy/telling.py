@@ -958,19 +958,49 @@ def _class_named_in_file(analysis: Analysis, owner: str, reach: Reach) -> bool:
 
 def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, set[str | int]]]:
     """The ``if``/``while`` tests of ``caller`` that read the mocked call, with what
-    stands for its result: the call nodes' ids and names assigned the call itself."""
+    stands for its result: the call nodes' ids and names assigned the call itself.
+    A name is read from the call only by a test that can run after the
+    assignment: below it, or in a loop around both (``wheel = None; if
+    download and wheel is None: wheel = download()`` tests the earlier value)."""
     call_ids = {id(call) for call in caller.calls}
     reads: set[str | int] = set(call_ids)
+    assigned: dict[str, list[ast.stmt | ast.expr]] = {}
+    loops: list[ast.stmt] = []
     for node in own_nodes(caller.function):
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
             value = node.value.value if isinstance(node.value, ast.Await) else node.value
             if id(value) in call_ids:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                reads.update(t.id for t in targets if isinstance(t, ast.Name))
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        reads.add(target.id)
+                        assigned.setdefault(target.id, []).append(node)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            loops.append(node)
     for node in own_nodes(caller.function):
-        if isinstance(node, (ast.If, ast.While)):
-            if any(id(inner) in reads or (isinstance(inner, ast.Name) and inner.id in reads) for inner in ast.walk(node.test)):
+        if not isinstance(node, (ast.If, ast.While)):
+            continue
+        for inner in ast.walk(node.test):
+            if id(inner) in reads or (
+                isinstance(inner, ast.Name) and inner.id in reads
+                and any(_runs_after(node.test, assignment, loops) for assignment in assigned[inner.id])
+            ):
                 yield node, reads
+                break
+
+
+def _runs_after(test: ast.expr, assignment: ast.stmt | ast.expr, loops: list[ast.stmt]) -> bool:
+    """Whether ``test`` may be evaluated after ``assignment`` ran (by position
+    in one function): it stands below, or a loop holds both."""
+    if (test.lineno, test.col_offset) > (assignment.end_lineno or assignment.lineno, assignment.end_col_offset or 0):
+        return True
+    return any(_holds(loop, test) and _holds(loop, assignment) for loop in loops)
+
+
+def _holds(outer: ast.stmt, inner: ast.stmt | ast.expr) -> bool:
+    """Whether ``inner`` lies inside ``outer``, by position."""
+    start, end = (outer.lineno, outer.col_offset), (outer.end_lineno or outer.lineno, outer.end_col_offset or 0)
+    return start <= (inner.lineno, inner.col_offset) and (inner.end_lineno or inner.lineno, inner.end_col_offset or 0) <= end
 
 
 class _Unknown(Exception):

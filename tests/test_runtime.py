@@ -448,9 +448,10 @@ MERGED = {
             assert not mail.REGISTRY
 
 
-        @patch("app.mail.fetch", return_value="fresh", autospec=True)
-        def test_never_calls_its_mock(fetch):
-            assert mail.notify_if(False, True) == "off"
+        class TestQuietly:  # a class of its own: the module's other mocks of fetch are not its siblings
+            @patch("app.mail.fetch", return_value="fresh", autospec=True)
+            def test_never_calls_its_mock(self, fetch):
+                assert mail.notify_if(False, True) == "off"
 
 
         def test_leaves_a_mock_behind():
@@ -473,20 +474,20 @@ def test_check_merges_the_record(tmp_path: Path) -> None:
     assert static == {
         (15, "first-party-mock"), (16, "leaked-patcher"),
         (21, "unrestored-environ-mutation"), (26, "unrestored-attribute-assignment"),
-        (30, "first-party-mock"), (30, "undocumented-partial-mock"), (36, "unrestored-attribute-assignment"),
+        (31, "first-party-mock"), (31, "undocumented-partial-mock"), (37, "unrestored-attribute-assignment"),
     }
     assert _pytest(root, "--mockpolicy-record").returncode == 0
     merged = _findings(root, "--runtime", ".mockpolicy/runtime.json")
-    assert merged == (static | {(9, "first-party-mock"), (35, "test-pollution")}) - {
+    assert merged == (static | {(9, "first-party-mock"), (36, "test-pollution")}) - {
         (16, "leaked-patcher"),  # stopped by the conftest's teardown
         (21, "unrestored-environ-mutation"),  # put back by the conftest
         (26, "unrestored-attribute-assignment"),  # put back by the conftest
-        (30, "undocumented-partial-mock"),  # never called
+        (31, "undocumented-partial-mock"),  # never called
     }
     text = mockpolicy_in_process("check", "--no-baseline", "--runtime", ".mockpolicy/runtime.json", cwd=root).stdout
     assert ("tests/test_mail.py:9:9: first-party-mock '<app.mail.Mailer object>.send' replaced the first-party "
             "function app.mail.Mailer.send (seen at run time)") in text
-    assert ("tests/test_mail.py:35:0: test-pollution This test left state behind after its teardown, seen at run "
+    assert ("tests/test_mail.py:36:0: test-pollution This test left state behind after its teardown, seen at run "
             "time: app.mail.fetch changed from function app.mail.fetch to <Mock> (0 later tests ran with it).") in text
 
 

@@ -12,138 +12,159 @@ from shopfp import gates
 from shopfp.gates import Gate
 
 
-@patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [undocumented-partial-mock]
-def test_constant_return(read):
-    assert gates.run_gates("x")
+class TestConstantReturn:
+    @patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [undocumented-partial-mock]
+    def test_constant_return(self, read):
+        assert gates.run_gates("x")
 
 
-# mock-partial: the critic always approves here
-#   untested: shopfp.gates.run_gates: else status == "APPROVED"
-#   untested: shopfp.gates.run_gates: except KeyError; no test raises through the gate yet
-#   reason: covered by tests/test_gates.py::test_retry
-@patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)
-def test_documented(read):
-    assert gates.run_gates("x")
+class TestDocumented:
+    # mock-partial: the critic always approves here
+    #   untested: shopfp.gates.run_gates: else status == "APPROVED"
+    #   untested: shopfp.gates.run_gates: except KeyError; no test raises through the gate yet
+    #   reason: covered by tests/test_gates.py::test_retry
+    @patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)
+    def test_documented(self, read):
+        assert gates.run_gates("x")
 
 
-@patch("shopfp.gates.read_evidence", autospec=True)  # [undocumented-partial-mock]
-def test_assigned_later(read):
-    read.return_value = "RETRY"
-    assert gates.run_gates("x") is None
+class TestAssignedLater:
+    @patch("shopfp.gates.read_evidence", autospec=True)  # [undocumented-partial-mock]
+    def test_assigned_later(self, read):
+        read.return_value = "RETRY"
+        assert gates.run_gates("x") is None
 
 
-def test_side_effect_raises(mocker):
-    mocker.patch("shopfp.gates.read_evidence", side_effect=KeyError("x"))  # [undocumented-partial-mock]
-    with pytest.raises(KeyError):
-        gates.run_gates("x")
+class TestSideEffectRaises:
+    def test_side_effect_raises(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", side_effect=KeyError("x"))  # [undocumented-partial-mock]
+        with pytest.raises(KeyError):
+            gates.run_gates("x")
 
 
-def test_side_effect_covers_all(mocker):
-    mocker.patch(  # covers every outcome: not partial
-        "shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY", KeyError("x")], autospec=True
-    )
+class TestSideEffectCoversAll:
+    def test_side_effect_covers_all(self, mocker):
+        mocker.patch(  # covers every outcome: not partial
+            "shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY", KeyError("x")], autospec=True
+        )
 
 
-def test_side_effect_assigned(mocker):
-    spy = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # KeyError is left out, and guarded catches it  # [undocumented-partial-mock]
-    spy.side_effect = ["APPROVED", "RETRY"]
-    assert gates.guarded("x") == "APPROVED"
+class TestSideEffectAssigned:
+    def test_side_effect_assigned(self, mocker):
+        spy = mocker.patch("shopfp.gates.read_evidence", autospec=True)  # KeyError is left out, and guarded catches it  # [undocumented-partial-mock]
+        spy.side_effect = ["APPROVED", "RETRY"]
+        assert gates.guarded("x") == "APPROVED"
 
 
-def test_side_effect_function(mocker):
-    mocker.patch("shopfp.gates.read_evidence", side_effect=lambda name: name)  # a fake with logic: not judged
+class TestSideEffectFunction:
+    def test_side_effect_function(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", side_effect=lambda name: name)  # a fake with logic: not judged
 
 
-def test_two_patches_together_cover_the_target():
-    with patch("shopfp.gates.is_open", return_value=True, autospec=True):
-        assert gates.is_open("x")
-    with patch("shopfp.gates.is_open", return_value=False, autospec=True):
-        assert not gates.is_open("x")
+class TestTwoPatchesTogetherCoverTheTarget:
+    def test_two_patches_together_cover_the_target(self):
+        with patch("shopfp.gates.is_open", return_value=True, autospec=True):
+            assert gates.is_open("x")
+        with patch("shopfp.gates.is_open", return_value=False, autospec=True):
+            assert not gates.is_open("x")
 
 
-def test_stdlib_default_mock():
-    with patch("os.path.exists", autospec=True):  # no first-party caller reads the result
-        assert os.path.exists("x")
+class TestStdlibDefaultMock:
+    def test_stdlib_default_mock(self):
+        with patch("os.path.exists", autospec=True):  # no first-party caller reads the result
+            assert os.path.exists("x")
 
 
-def test_stdlib_both_ways():
-    with patch("os.path.exists", autospec=True) as exists:  # configured both ways: not partial
-        exists.side_effect = [True, False]
+class TestStdlibBothWays:
+    def test_stdlib_both_ways(self):
+        with patch("os.path.exists", autospec=True) as exists:  # configured both ways: not partial
+            exists.side_effect = [True, False]
 
 
-def test_stdlib_lambdas(monkeypatch):
-    monkeypatch.setattr(shutil, "which", lambda name: None)  # no first-party caller reads the result
+class TestStdlibLambdas:
+    def test_stdlib_lambdas(self, monkeypatch):
+        monkeypatch.setattr(shutil, "which", lambda name: None)  # no first-party caller reads the result
 
 
-def test_stdlib_fake_with_logic(monkeypatch):
-    monkeypatch.setattr(shutil, "which", lambda name: name)  # depends on its argument: not judged
+class TestStdlibFakeWithLogic:
+    def test_stdlib_fake_with_logic(self, monkeypatch):
+        monkeypatch.setattr(shutil, "which", lambda name: name)  # depends on its argument: not judged
 
 
-def test_not_partial(mocker):
-    mocker.patch("shopfp.gates.record", autospec=True)  # one outcome: not partial
-    mocker.patch.object(Gate, "check", return_value="ok", autospec=True)  # [undocumented-partial-mock]
-    mocker.patch("shopfp.gates.is_open", new_callable=Mock)  # made by a factory: not judged
-    double = create_autospec(gates.is_open, return_value=True)  # a double the test calls itself: no caller meets it
-    inert = create_autospec(gates.is_open)  # nobody configures it: not judged
-    assert double("x") and inert
-    assert gates.check_gate("x") == "open"
+class TestNotPartial:
+    def test_not_partial(self, mocker):
+        mocker.patch("shopfp.gates.record", autospec=True)  # one outcome: not partial
+        mocker.patch.object(Gate, "check", return_value="ok", autospec=True)  # [undocumented-partial-mock]
+        mocker.patch("shopfp.gates.is_open", new_callable=Mock)  # made by a factory: not judged
+        double = create_autospec(gates.is_open, return_value=True)  # a double the test calls itself: no caller meets it
+        inert = create_autospec(gates.is_open)  # nobody configures it: not judged
+        assert double("x") and inert
+        assert gates.check_gate("x") == "open"
 
 
-# mock-partial: cannot be checked
-#   untested: shopfp.gates.nope
-#   untested: shopfp.gates.run_gates: if status == "X"; why
-#   untested: shopfp.gates.run_gates: except ValueError; why
-#   untested: shopfp.gates.run_gates: when status; why
-#   untested: src/shopfp/missing.py:3->5; why
-@mock.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [malformed-mock-partial, malformed-mock-partial, malformed-mock-partial, malformed-mock-partial, malformed-mock-partial, malformed-mock-partial]
-def test_malformed(read):
-    assert gates.run_gates("x")
+class TestMalformed:
+    # mock-partial: cannot be checked
+    #   untested: shopfp.gates.nope
+    #   untested: shopfp.gates.run_gates: if status == "X"; why
+    #   untested: shopfp.gates.run_gates: except ValueError; why
+    #   untested: shopfp.gates.run_gates: when status; why
+    #   untested: src/shopfp/missing.py:3->5; why
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [malformed-mock-partial, malformed-mock-partial, malformed-mock-partial, malformed-mock-partial, malformed-mock-partial, malformed-mock-partial]
+    def test_malformed(self, read):
+        assert gates.run_gates("x")
 
 
-# mock-partial: no entries at all
-#   reason: nothing listed
-@mock.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [malformed-mock-partial]
-def test_no_entries(read):
-    assert gates.run_gates("x")
+class TestNoEntries:
+    # mock-partial: no entries at all
+    #   reason: nothing listed
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [malformed-mock-partial]
+    def test_no_entries(self, read):
+        assert gates.run_gates("x")
 
 
-# mock-partial: placeholder left by --fix
-#   untested: shopfp.gates.Gate.check: if name is not None
-#   untested: shopfp.gates.Gate.check: else name
-#   reason: <say why this stays untested>
-@mock.patch.object(Gate, "check", return_value="ok", autospec=True)  # [malformed-mock-partial, malformed-mock-partial]
-def test_placeholder(check):
-    assert Gate().check("x")
+class TestPlaceholder:
+    # mock-partial: placeholder left by --fix
+    #   untested: shopfp.gates.Gate.check: if name is not None
+    #   untested: shopfp.gates.Gate.check: else name
+    #   reason: <say why this stays untested>
+    @mock.patch.object(Gate, "check", return_value="ok", autospec=True)  # [malformed-mock-partial, malformed-mock-partial]
+    def test_placeholder(self, check):
+        assert Gate().check("x")
 
 
-# mock-partial: a wrapped reference and a wrapped reason are fine
-#   untested: shopfp.gates.Gate.check: if name is not
-#     None; the none arm needs a caller that passes None,
-#     and none exists yet
-@mock.patch.object(Gate, "check", return_value="ok", autospec=True)
-def test_wrapped(check):
-    assert Gate().check("x")
+class TestWrapped:
+    # mock-partial: a wrapped reference and a wrapped reason are fine
+    #   untested: shopfp.gates.Gate.check: if name is not
+    #     None; the none arm needs a caller that passes None,
+    #     and none exists yet
+    @mock.patch.object(Gate, "check", return_value="ok", autospec=True)
+    def test_wrapped(self, check):
+        assert Gate().check("x")
 
 
-def test_never_called(mocker):
-    read = mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # asserted never called
-    read.assert_not_called()
+class TestNeverCalled:
+    def test_never_called(self, mocker):
+        read = mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # asserted never called
+        read.assert_not_called()
 
 
-def test_never_called_attribute():
-    with patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True) as read:  # never called
-        assert not read.called
+class TestNeverCalledAttribute:
+    def test_never_called_attribute(self):
+        with patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True) as read:  # never called
+            assert not read.called
 
 
-@pytest.mark.skip(reason="not yet")
-def test_always_skipped(mocker):
-    mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # always skipped
+class TestAlwaysSkipped:
+    @pytest.mark.skip(reason="not yet")
+    def test_always_skipped(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # always skipped
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="posix only")
-def test_sometimes_skipped(mocker):
-    mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [undocumented-partial-mock]
-    assert gates.run_gates("x")
+class TestSometimesSkipped:
+    @pytest.mark.skipif(sys.platform == "win32", reason="posix only")
+    def test_sometimes_skipped(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # [undocumented-partial-mock]
+        assert gates.run_gates("x")
 
 
 @pytest.fixture
@@ -151,61 +172,71 @@ def unrequested(mocker):
     return mocker.patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # no test requests it
 
 
-def test_wraps_spy(mocker):
-    mocker.patch("shopfp.gates.read_evidence", wraps=gates.read_evidence)  # a spy: the real function answers
+class TestWrapsSpy:
+    def test_wraps_spy(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", wraps=gates.read_evidence)  # a spy: the real function answers
 
 
-@pytest.mark.parametrize("is_open", [True, False])
-def test_parametrized_all(mocker, is_open):
-    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # both values: door takes both arms
+class TestParametrizedAll:
+    @pytest.mark.parametrize("is_open", [True, False])
+    def test_parametrized_all(self, mocker, is_open):
+        mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # both values: door takes both arms
 
 
-@pytest.mark.parametrize(("name", "is_open"), [("a", True), pytest.param("b", False, id="closed")])
-def test_parametrized_tuples(mocker, name, is_open):
-    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # both values, from tuples
+class TestParametrizedTuples:
+    @pytest.mark.parametrize(("name", "is_open"), [("a", True), pytest.param("b", False, id="closed")])
+    def test_parametrized_tuples(self, mocker, name, is_open):
+        mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # both values, from tuples
 
 
-@pytest.mark.parametrize("is_open", [True])
-def test_parametrized_one(mocker, is_open):
-    mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # [undocumented-partial-mock]
-    assert gates.door("x") == "in"
+class TestParametrizedOne:
+    @pytest.mark.parametrize("is_open", [True])
+    def test_parametrized_one(self, mocker, is_open):
+        mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # [undocumented-partial-mock]
+        assert gates.door("x") == "in"
 
 
 def _helper(mocker, is_open):
     return mocker.patch("shopfp.gates.is_open", return_value=is_open, autospec=True)  # a helper's parameter: its callers give the values
 
 
-def test_uses_helper(mocker):
-    _helper(mocker, True)
-    _helper(mocker, False)
+class TestUsesHelper:
+    def test_uses_helper(self, mocker):
+        _helper(mocker, True)
+        _helper(mocker, False)
 
 
-def test_open_false(mocker):
-    mocker.patch("shopfp.gates.is_open", return_value=False, autospec=True)  # [undocumented-partial-mock]
-    assert gates.door("x") == "out"
+class TestOpenFalse:
+    def test_open_false(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=False, autospec=True)  # [undocumented-partial-mock]
+        assert gates.door("x") == "out"
 
 
-def test_expects_keyerror(mocker):
-    mocker.patch("shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY"], autospec=True)  # KeyError: run_gates has no handler for it
-    with pytest.raises(KeyError):
-        gates.run_gates("")
+class TestExpectsKeyerror:
+    def test_expects_keyerror(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", side_effect=["APPROVED", "RETRY"], autospec=True)  # KeyError: run_gates has no handler for it
+        with pytest.raises(KeyError):
+            gates.run_gates("")
 
 
-def test_handlerless_exception(mocker):
-    mocker.patch("shopfp.gates.parse", return_value="X", autospec=True)  # ValueError propagates: nothing tells it apart
-    assert gates.parse_all(["x"]) == ["X"]
+class TestHandlerlessException:
+    def test_handlerless_exception(self, mocker):
+        mocker.patch("shopfp.gates.parse", return_value="X", autospec=True)  # ValueError propagates: nothing tells it apart
+        assert gates.parse_all(["x"]) == ["X"]
 
 
-def test_expects_valueerror(mocker):
-    mocker.patch("shopfp.gates.parse", return_value="X", autospec=True)  # a ValueError the test expects comes from elsewhere: no arm left untaken
-    with pytest.raises(ValueError):
-        gates.parse_all(["x", ""])
+class TestExpectsValueerror:
+    def test_expects_valueerror(self, mocker):
+        mocker.patch("shopfp.gates.parse", return_value="X", autospec=True)  # a ValueError the test expects comes from elsewhere: no arm left untaken
+        with pytest.raises(ValueError):
+            gates.parse_all(["x", ""])
 
 
-def test_resolved_caller(mocker):
-    mocker.patch.object(Gate, "check", return_value="ok", autospec=True)  # [undocumented-partial-mock]
-    assert gates.check_gate("x") == "open"  # Gate().check: this caller's arm is named
-    assert gates.lookup({}, "x") is not None  # table.check on a dict-like: not a caller of Gate.check
+class TestResolvedCaller:
+    def test_resolved_caller(self, mocker):
+        mocker.patch.object(Gate, "check", return_value="ok", autospec=True)  # [undocumented-partial-mock]
+        assert gates.check_gate("x") == "open"  # Gate().check: this caller's arm is named
+        assert gates.lookup({}, "x") is not None  # table.check on a dict-like: not a caller of Gate.check
 
 
 class TestSiblingRaises:

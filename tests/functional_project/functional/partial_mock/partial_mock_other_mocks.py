@@ -6,27 +6,31 @@ import pytest
 from shopfp import vault
 
 
-def test_handler_taken_by_another_mock(mocker):
-    mocker.patch("shopfp.vault.unlock", return_value="k", autospec=True)
-    mocker.patch("shopfp.vault.is_sealed", side_effect=vault.VaultError, autospec=True)
-    assert vault.open_box("x") == "refused"
+class TestHandlerTakenByAnotherMock:
+    def test_handler_taken_by_another_mock(self, mocker):
+        mocker.patch("shopfp.vault.unlock", return_value="k", autospec=True)
+        mocker.patch("shopfp.vault.is_sealed", side_effect=vault.VaultError, autospec=True)
+        assert vault.open_box("x") == "refused"
 
 
-def test_handler_left_untaken(mocker):
-    mocker.patch("shopfp.vault.unlock", return_value="k", autospec=True)  # [undocumented-partial-mock]
-    assert vault.open_box("x") == "opened"
+class TestHandlerLeftUntaken:
+    def test_handler_left_untaken(self, mocker):
+        mocker.patch("shopfp.vault.unlock", return_value="k", autospec=True)  # [undocumented-partial-mock]
+        assert vault.open_box("x") == "opened"
 
 
-def test_condition_after_a_call_that_raises(mocker):
-    mocker.patch("shopfp.vault.validate", side_effect=vault.VaultError, autospec=True)
-    mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)
-    with pytest.raises(vault.VaultError):
-        vault.store("x")
+class TestConditionAfterACallThatRaises:
+    def test_condition_after_a_call_that_raises(self, mocker):
+        mocker.patch("shopfp.vault.validate", side_effect=vault.VaultError, autospec=True)
+        mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)
+        with pytest.raises(vault.VaultError):
+            vault.store("x")
 
 
-def test_condition_reached(mocker):
-    mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
-    assert vault.store("x") == "kept"
+class TestConditionReached:
+    def test_condition_reached(self, mocker):
+        mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
+        assert vault.store("x") == "kept"
 
 
 class TestSiblingRaisesInTheSameTry:
@@ -66,13 +70,15 @@ class TestHelperTakingPatches(unittest.TestCase):
         self._check("x", "refused")
 
 
-def test_condition_after_a_guard_another_mock_closes(mocker):
-    mocker.patch("shopfp.vault.can_store", return_value=False, autospec=True)  # [undocumented-partial-mock]
-    mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # its arms are past the guard
-    assert vault.guarded_store("x") is None
+class TestConditionAfterAGuardAnotherMockCloses:
+    def test_condition_after_a_guard_another_mock_closes(self, mocker):
+        mocker.patch("shopfp.vault.can_store", return_value=False, autospec=True)  # [undocumented-partial-mock]
+        mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # its arms are past the guard
+        assert vault.guarded_store("x") is None
 
 
-def test_condition_after_a_guard_another_mock_opens(mocker):
-    mocker.patch("shopfp.vault.can_store", return_value=True, autospec=True)  # [undocumented-partial-mock]
-    mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
-    assert vault.guarded_store("x") == "kept"
+class TestConditionAfterAGuardAnotherMockOpens:
+    def test_condition_after_a_guard_another_mock_opens(self, mocker):
+        mocker.patch("shopfp.vault.can_store", return_value=True, autospec=True)  # [undocumented-partial-mock]
+        mocker.patch("shopfp.vault.is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
+        assert vault.guarded_store("x") == "kept"

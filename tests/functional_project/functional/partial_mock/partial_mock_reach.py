@@ -7,9 +7,10 @@ import pytest
 from shopfp import gates, power
 
 
-@patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # its readers are never called here
-def test_off_the_path(read):
-    assert read("x") == "APPROVED"
+class TestOffThePath:
+    @patch("shopfp.gates.read_evidence", return_value="APPROVED", autospec=True)  # its readers are never called here
+    def test_off_the_path(self, read):
+        assert read("x") == "APPROVED"
 
 
 class TestSiblings:
@@ -22,50 +23,57 @@ class TestSiblings:
         assert gates.door("x") == "out"
 
 
-def test_open_alone(mocker):
-    mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # [undocumented-partial-mock]
-    assert gates.door("x") == "in"
+class TestOpenAlone:
+    def test_open_alone(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # [undocumented-partial-mock]
+        assert gates.door("x") == "in"
 
 
-def test_same_arm_merged(mocker):
-    mocker.patch("shopfp.gates.read_evidence", side_effect=KeyError("x"), autospec=True)  # [undocumented-partial-mock]
-    with pytest.raises(KeyError):
-        gates.verdict("x")  # "APPROVED" and "RETRY" both take `if status is not None`: one arm
+class TestSameArmMerged:
+    def test_same_arm_merged(self, mocker):
+        mocker.patch("shopfp.gates.read_evidence", side_effect=KeyError("x"), autospec=True)  # [undocumented-partial-mock]
+        with pytest.raises(KeyError):
+            gates.verdict("x")  # "APPROVED" and "RETRY" both take `if status is not None`: one arm
 
 
 
-def test_handed_on():
-    patchers = [patch("shopfp.gates.is_open", return_value=True, autospec=True)]  # kept in a list: may be configured out of sight
-    for patcher in patchers:
-        patcher.start()
-    assert gates.door("x") == "in"
+class TestHandedOn:
+    def test_handed_on(self):
+        patchers = [patch("shopfp.gates.is_open", return_value=True, autospec=True)]  # kept in a list: may be configured out of sight
+        for patcher in patchers:
+            patcher.start()
+        assert gates.door("x") == "in"
 
 
-def test_nested_helper(mocker):
-    def check(value):
-        mocker.patch("shopfp.gates.is_open", return_value=value, autospec=True)  # a helper's parameter: not judged
-        return gates.door("x")
+class TestNestedHelper:
+    def test_nested_helper(self, mocker):
+        def check(value):
+            mocker.patch("shopfp.gates.is_open", return_value=value, autospec=True)  # a helper's parameter: not judged
+            return gates.door("x")
 
-    assert check(True) == "in"
-
-
-@patch("shopfp.power.set_power", autospec=True)  # [undocumented-partial-mock]
-def test_recursive_function_mocked(set_power):
-    # set_power's own handler never runs while it is mocked: only reboot's arm is withheld
-    assert power.reboot({"children": [{}]})
+        assert check(True) == "in"
 
 
-@patch("shopfp.power.reboot_all", autospec=True, return_value=[True])
-@patch("shopfp.power.set_power", autospec=True)
-def test_caller_reached_only_through_a_mocked_function(set_power, reboot_all):
-    # reboot's handler runs only under reboot_all, which this test replaces
-    assert power.cycle([{}])
+class TestRecursiveFunctionMocked:
+    @patch("shopfp.power.set_power", autospec=True)  # [undocumented-partial-mock]
+    def test_recursive_function_mocked(self, set_power):
+        # set_power's own handler never runs while it is mocked: only reboot's arm is withheld
+        assert power.reboot({"children": [{}]})
 
 
-@patch("shopfp.power.probe", side_effect=power.PowerError("x"), autospec=True)  # [undocumented-partial-mock]
-def test_raises_into_a_handler_that_sets_the_result(probe):
-    # the handler sets state = None, which takes `if state is None`: only the else arm is withheld
-    assert power.read_state({}) == "unknown"
+class TestCallerReachedOnlyThroughAMockedFunction:
+    @patch("shopfp.power.reboot_all", autospec=True, return_value=[True])
+    @patch("shopfp.power.set_power", autospec=True)
+    def test_caller_reached_only_through_a_mocked_function(self, set_power, reboot_all):
+        # reboot's handler runs only under reboot_all, which this test replaces
+        assert power.cycle([{}])
+
+
+class TestRaisesIntoAHandlerThatSetsTheResult:
+    @patch("shopfp.power.probe", side_effect=power.PowerError("x"), autospec=True)  # [undocumented-partial-mock]
+    def test_raises_into_a_handler_that_sets_the_result(self, probe):
+        # the handler sets state = None, which takes `if state is None`: only the else arm is withheld
+        assert power.read_state({}) == "unknown"
 
 
 from unittest import mock  # noqa: E402
@@ -73,28 +81,33 @@ from unittest import mock  # noqa: E402
 from shopfp import vault  # noqa: E402
 
 
-@mock.patch.object(vault, "is_sealed", return_value=True, autospec=True)  # `patch` here names no method Records.patch
-def test_mocking_words_name_no_caller(sealed):
-    assert vault.listing("x") == ["x"]
+class TestMockingWordsNameNoCaller:
+    @mock.patch.object(vault, "is_sealed", return_value=True, autospec=True)  # `patch` here names no method Records.patch
+    def test_mocking_words_name_no_caller(self, sealed):
+        assert vault.listing("x") == ["x"]
 
 
-@mock.patch.object(vault, "is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
-def test_caller_named_like_a_mocking_word(sealed):
-    assert vault.Records().patch("x") == "sealed"
+class TestCallerNamedLikeAMockingWord:
+    @mock.patch.object(vault, "is_sealed", return_value=True, autospec=True)  # [undocumented-partial-mock]
+    def test_caller_named_like_a_mocking_word(self, sealed):
+        assert vault.Records().patch("x") == "sealed"
 
 
-@mock.patch.object(vault.Shelf, "fetch", return_value="k", autospec=True)  # Drawer's fetch stays real
-def test_inherited_method_patched_on_one_subclass(fetch):
-    assert vault.from_drawer("x") == "x"
+class TestInheritedMethodPatchedOnOneSubclass:
+    @mock.patch.object(vault.Shelf, "fetch", return_value="k", autospec=True)  # Drawer's fetch stays real
+    def test_inherited_method_patched_on_one_subclass(self, fetch):
+        assert vault.from_drawer("x") == "x"
 
 
-@mock.patch.object(vault.Shelf, "fetch", return_value="k", autospec=True)  # [undocumented-partial-mock]
-def test_inherited_method_called_on_the_patched_subclass(fetch):
-    assert vault.from_shelf("x") == "k"
+class TestInheritedMethodCalledOnThePatchedSubclass:
+    @mock.patch.object(vault.Shelf, "fetch", return_value="k", autospec=True)  # [undocumented-partial-mock]
+    def test_inherited_method_called_on_the_patched_subclass(self, fetch):
+        assert vault.from_shelf("x") == "k"
 
 
-def test_named_only_in_what_a_mock_expects(mocker):
-    mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # door is never run here
-    pool = mocker.Mock()
-    pool.submit("x")
-    pool.submit.assert_called_once_with(gates.door)
+class TestNamedOnlyInWhatAMockExpects:
+    def test_named_only_in_what_a_mock_expects(self, mocker):
+        mocker.patch("shopfp.gates.is_open", return_value=True, autospec=True)  # door is never run here
+        pool = mocker.Mock()
+        pool.submit("x")
+        pool.submit.assert_called_once_with(gates.door)

@@ -25,3 +25,20 @@ def admit_strictly(name):
         return gates.read_evidence(name) == "APPROVED"
     except KeyError:
         raise ValueError(name) from None
+
+
+def admit_all(names):
+    admitted = []
+    for name in names:
+        status = gates.read_evidence(name)
+        if status != "APPROVED":
+            break
+        admitted.append(name)
+    return admitted
+
+
+def admit_checked(name, check):
+    status = None
+    if check and status is None:  # reads the value from before the call
+        status = gates.read_evidence(name)
+    return status
