@@ -177,6 +177,10 @@ class Resolver:
 
     def _attribute(self, value: Value, name: str) -> Value:
         kind = value.kind
+        if name in _NAME_ATTRIBUTES and kind in (Kind.MODULE, Kind.CLASS, Kind.FUNCTION):
+            spelt = _spelt_name(value, name)
+            if spelt is not None:
+                return Value(Kind.CONSTANT, qualname="builtins.str", const=spelt)
         if kind is Kind.MODULE:
             return self._module_attribute(value.module, name)
         if kind is Kind.CLASS and value.cls is not None:
@@ -878,6 +882,24 @@ def _same(one: Value, other: Value) -> bool:
             and all(_same(a, b) for a, b in zip(one.elements, other.elements))
         )
     return one.module == other.module and one.qualname == other.qualname
+
+
+_NAME_ATTRIBUTES = frozenset({"__name__", "__qualname__", "__module__"})
+
+
+def _spelt_name(value: Value, name: str) -> str | None:
+    """What ``__name__``, ``__qualname__`` or ``__module__`` of a module, class
+    or function of the project is (``patch.object(Client, Client.upload.__name__)``
+    names ``"upload"``); None when it cannot be told."""
+    if value.kind is Kind.MODULE:
+        return value.module if name == "__name__" else None
+    module = value.module
+    if not module or not value.qualname.startswith(f"{module}."):
+        return None
+    qualname = value.qualname[len(module) + 1:]
+    if name == "__module__":
+        return module
+    return qualname if name == "__qualname__" else qualname.rpartition(".")[2]
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,17 @@ def test_concatenation_and_fstring():
         pass
 
 
+def test_names_spelt_by_the_objects_themselves():
+    with mock.patch.object(jobs.Runner, jobs.Runner.claim.__name__):  # [first-party-mock]
+        pass
+    with mock.patch(f"{jobs.__name__}.{jobs.Runner.__qualname__}.claim"):  # [first-party-mock]
+        pass
+    with mock.patch(f"{jobs.Runner.__module__}.run"):  # [first-party-mock]
+        pass
+    with mock.patch.object(jobs.Runner, jobs.__doc__ or "claim"):  # an attribute that cannot be told: nothing
+        pass
+
+
 class TestSetUp(unittest.TestCase):
     def setUp(self):
         self.storage = Storage()
