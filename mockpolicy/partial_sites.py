@@ -41,6 +41,7 @@ from mockpolicy.vocabulary import (
     BEHAVIOUR_ATTRIBUTES,
     EXPECTING_CONTEXTS,
     RETURN_VALUE,
+    SIDE_EFFECT,
     TEST_PREFIX,
     SiteKind,
     callee_name,
@@ -166,36 +167,52 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
 
 
 def _taken_by_siblings(analysis: Analysis, site: MockSite, function: Value, withheld: list[Withheld]) -> list[Withheld]:
-    """``withheld`` without the arms a sibling test shows it takes with the real
-    function: a test of the same class (of the module, for test functions)
-    that mocks nothing named like the function, names the arm's caller, and
-    expects an exception the arm raises or spells a run of the arm's literal
-    text (a message it logs, prints or raises). Swift's
-    ``test_validate_corrupted_file`` feeds a corrupt file to the real
-    ``RingBuilder.load`` and checks ``main``'s handler's message. Nothing is
-    dropped when a set-up, a fixture or the class mocks the function: which
-    tests that covers is not followed."""
+    """``withheld`` without the arms a sibling test (of the same class; of the
+    module, for test functions outside classes) takes or may take:
+
+    - a test naming the arm's caller that shows the arm runs, however it gets
+      there (the mock's own test too, through another source): it expects an
+      exception only that arm raises, or spells a run of the arm's own words
+      (a message it logs, prints or raises). Swift's
+      ``test_validate_corrupted_file`` feeds a corrupt file to the real
+      ``RingBuilder.load`` and checks ``main``'s handler's message;
+    - an ``if``/``else`` arm whose caller a sibling calls with the function
+      left real (the sibling mocks nothing named like it, and no set-up,
+      fixture or class decorator of the unit does): the real function's
+      answers may take it, and which they take cannot be told statically
+      (magnum's ``load_app`` finds an existing file for real). A handler is
+      not taken so: an exception needs arranging, which the first case sees."""
     if not withheld:
         return withheld
     unit = _unit(site.owner)
+    siblings = [sibling for sibling in unit.children if sibling is not site.owner and _is_test_function(sibling)]
+    showing = [site.owner, *siblings]  # the test itself may take the arm through another source
     name = function.qualname.rpartition(".")[2]
     mocking = [other for other in analysis.module.sites if other.replaced_name == name and _unit(other.owner) is unit]
-    if any(not _is_test_function(other.owner) for other in mocking):
-        return withheld
-    real = [
-        sibling for sibling in unit.children
-        if sibling is not site.owner and _is_test_function(sibling)
-        and not any(other.owner is sibling for other in mocking)
-    ]
-    if not real:
-        return withheld
+    real: list[Context] = []
+    if all(_is_test_function(other.owner) for other in mocking):
+        real = [sibling for sibling in siblings if not any(other.owner is sibling for other in mocking)]
     kept = []
     for held in withheld:
         caller = held.arm.caller.rpartition(".")[2]
-        if held.shows and any(caller in sibling.names and _shows_any(sibling, held.shows) for sibling in real):
+        if held.shows and any(caller in test.names and _shows_any(test, held.shows) for test in showing):
+            continue
+        if held.arm.arm != "except" and any(_calls_named(sibling, caller) for sibling in real):
             continue
         kept.append(held)
     return kept
+
+
+def _calls_named(test: Context, name: str) -> bool:
+    """Whether ``test``'s own code calls a function by ``name`` (``load_app(...)``,
+    ``self.handler.nodegroup_create(...)``) or hands it on to be called
+    (``assertRaises(Error, self.handler.create, ...)``)."""
+    for call in test.calls:
+        if callee_name(call) == name:
+            return True
+        if any(callee_name(argument) == name for argument in call.args if isinstance(argument, (ast.Name, ast.Attribute))):
+            return True
+    return False
 
 
 def _is_test_function(context: Context) -> bool:
@@ -275,6 +292,16 @@ class _Answers:
 
 def _answers(analysis: Analysis, configurations: dict[int, Configuration]) -> _Answers:
     found = _Answers()
+    for context in analysis.module.contexts:  # ``driver.create.side_effect = Error()`` on any double
+        for statement in context.statements:
+            if not isinstance(statement, ast.Assign):
+                continue
+            for target in statement.targets:
+                if isinstance(target, ast.Attribute) and target.attr == SIDE_EFFECT \
+                        and isinstance(target.value, ast.Attribute):
+                    exception = exception_name(_single_value(context, statement.value), raised=False)
+                    if exception is not None:
+                        found.raised_by_unit.setdefault(id(_unit(context)), set()).add((target.value.attr, exception))
     for site in analysis.module.sites:
         configuration = configurations.get(id(site))
         if configuration is None:

@@ -1,5 +1,6 @@
-"""Arms a sibling test shows it takes with the real function: an exception
-only that arm raises, expected; a run of the arm's own text, spelled."""
+"""Arms a sibling test takes: it shows so (an exception only that arm raises,
+expected; a run of the arm's own text, spelled), or, for an if/else arm, it
+calls the caller with the function left real."""
 # pylint: disable=missing-docstring,import-error,unused-argument
 import unittest
 from unittest import mock
@@ -38,8 +39,8 @@ class TestSiblingMocksTheFunctionToo(unittest.TestCase):
         self.assertTrue(turnstile.admit("x"))
 
     @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # pooled with the mock above
-    def test_unknown(self, read):
-        self.assertRaises(turnstile.TurnstileJammed, turnstile.admit, "")
+    def test_twice(self, read):  # calls admit, but not with the real read_evidence
+        self.assertTrue(turnstile.admit("rx"))
 
 
 class TestSetUpMocksTheFunction(unittest.TestCase):
@@ -51,8 +52,8 @@ class TestSetUpMocksTheFunction(unittest.TestCase):
     def test_approved(self, read):
         self.assertTrue(turnstile.admit("x"))
 
-    def test_unknown(self):  # the set-up's mock is not followed into the tests it covers: no sibling counts
-        self.assertRaises(turnstile.TurnstileJammed, turnstile.admit, "")
+    def test_retry(self):  # the set-up's mock is not followed into the tests it covers: no real call counts
+        turnstile.admit("rx")
 
 
 class TestExceptionRaisedElsewhereToo(unittest.TestCase):
@@ -65,11 +66,43 @@ class TestExceptionRaisedElsewhereToo(unittest.TestCase):
             turnstile.admit_strictly("not a name")
 
 
-@mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # [undocumented-partial-mock]
-def test_approved_function(read):  # the RETRY arm stays: no test function spells its text
+class TestSiblingCallsWithTheRealFunction(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # [undocumented-partial-mock]
+    def test_approved(self, read):  # only the except arm stays: raising needs arranging
+        self.assertTrue(turnstile.admit("x"))
+
+    def test_real(self):  # the real read_evidence may answer "RETRY" here
+        turnstile.admit("rx")
+
+
+@mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # the next test function takes both arms
+def test_approved_function(read):
     assert turnstile.admit("x")
 
 
 def test_unknown_function():
     with pytest.raises(turnstile.TurnstileJammed):
         turnstile.admit("")
+
+
+class TestSiblingsDoubleRaisesInTheTry(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # a sibling's journal raises KeyError
+    def test_recorded(self, read):
+        self.assertEqual("APPROVED", turnstile.status_of("x", mock.Mock()))
+
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")
+    def test_journal_full(self, read):
+        journal = mock.Mock()
+        journal.record.side_effect = KeyError("full")
+        self.assertEqual("UNKNOWN", turnstile.status_of("x", journal))
+
+
+class FullJournal:
+    def record(self, status):
+        raise KeyError(status)
+
+
+class TestOwnTestTakesTheHandler(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # the journal's KeyError takes the handler here
+    def test_journal_full(self, read):
+        self.assertRaises(turnstile.TurnstileJammed, turnstile.record_status, "x", FullJournal())

@@ -42,3 +42,21 @@ def admit_checked(name, check):
     if check and status is None:  # reads the value from before the call
         status = gates.read_evidence(name)
     return status
+
+
+def status_of(name, journal):
+    try:
+        status = gates.read_evidence(name)
+        journal.record(status)
+    except KeyError:
+        return "UNKNOWN"
+    return status
+
+
+def record_status(name, journal):
+    try:
+        status = gates.read_evidence(name)
+        journal.record(status)
+    except KeyError as error:
+        raise TurnstileJammed(name) from error
+    return status
