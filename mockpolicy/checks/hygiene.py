@@ -384,11 +384,12 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
         changed: set[str] = set()
         ordered = sorted(candidates, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
         undone = _keys_taken_back(context, ordered)
+        whole = _put_back_whole(analysis, context, ordered, scope)
         for node in ordered:
             if _inside(node, visible.nodes):
                 continue  # this is the restoring code
-            if id(node) in undone.restores:
-                continue  # takes back a key the test added: the addition is the finding
+            if id(node) in undone.restores or id(node) in whole.restores:
+                continue  # takes back what the test changed: the change is the finding
             shared, target = _classify(analysis, node, scope)
             if shared is not None and _through_a_reassigned_attribute(analysis, context, node):
                 continue  # ``tools.os.environ`` after the fixture set ``tools.os = MagicMock(...)``
@@ -404,6 +405,9 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 if _entering_a_restoring_manager(analysis, context, scope, shared.qualname):
                     continue
                 taken_back = undone.added.get(id(node))
+                if taken_back is None:
+                    restored_on = whole.lines.get(shared.qualname, 0)
+                    taken_back = restored_on if getattr(node, "lineno", 0) < restored_on else None
                 if taken_back is not None:
                     message = (
                         f"This changes {shared.what} and takes it back on line {taken_back} only if the test "
@@ -534,6 +538,53 @@ def _keys_taken_back(context: Context, ordered: list[ast.AST]) -> _TakenBack:
             for key in keys:
                 found.added.setdefault(id(added[key]), getattr(node, "lineno", 0))
     return found
+
+
+@dataclass
+class _PutBackWhole:
+    """What a test puts back whole from a snapshot it took first: each shared
+    object's first restoring line (by qualname), and the restoring calls."""
+
+    lines: dict[str, int] = field(default_factory=dict)
+    restores: set[int] = field(default_factory=set)
+
+
+def _put_back_whole(analysis: Analysis, context: Context, ordered: list[ast.AST], scope: Scope) -> _PutBackWhole:
+    """``saved = dict(os.environ)`` (or ``os.environ.copy()``) in the test,
+    then ``os.environ.clear(); os.environ.update(saved)`` later in it: the
+    update and the clears between snapshot and update restore what the lines
+    before them changed (only if the test gets that far)."""
+    found = _PutBackWhole()
+    snapshots: dict[str, int] = {}  # qualname -> line of the update from its snapshot
+    for node in ordered:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
+            continue
+        shared, _ = _classify(analysis, node, scope)
+        saved = context.assigns.get(node.args[0].id, [])
+        if shared is not None and len(saved) == 1 and saved[0].lineno < node.lineno \
+                and _snapshot_of(analysis, saved[0], scope, shared.qualname):
+            snapshots.setdefault(shared.qualname, saved[0].lineno)
+            found.lines.setdefault(shared.qualname, node.lineno)
+            found.restores.add(id(node))
+    for node in ordered:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "clear":
+            shared, _ = _classify(analysis, node, scope)
+            if shared is not None and snapshots.get(shared.qualname, node.lineno) < node.lineno \
+                    <= found.lines[shared.qualname]:
+                found.restores.add(id(node))
+    return found
+
+
+def _snapshot_of(analysis: Analysis, value: ast.expr, scope: Scope, qualname: str) -> bool:
+    """Whether ``value`` copies the shared object ``qualname``: ``dict(os.environ)``,
+    ``os.environ.copy()``, ``copy.copy(os.environ)``."""
+    if not isinstance(value, ast.Call):
+        return False
+    if isinstance(value.func, ast.Attribute) and value.func.attr in SNAPSHOT_CALLS and not value.args:
+        return _evaluates_to(analysis, value.func.value, scope, qualname)
+    return callee_name(value) in {"dict", *SNAPSHOT_CALLS} and len(value.args) == 1 \
+        and _evaluates_to(analysis, value.args[0], scope, qualname)
 
 
 def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, bool]) -> bool:

@@ -48,6 +48,15 @@ def test_environ(monkeypatch):
         os.environ["SHOP_MODE"] = "guarded"
 
 
+def test_environ_put_back_from_a_snapshot_at_the_end():
+    saved = os.environ.copy()
+    os.environ["SHOP_MODE"] = "test"  # [unrestored-environ-mutation]
+    assert os.environ["SHOP_MODE"] == "test"
+    os.environ.clear()
+    os.environ.update(saved)
+    os.environ["SHOP_LATE"] = "1"  # [unrestored-environ-mutation]
+
+
 def test_environ_restored_in_finally():
     saved = dict(os.environ)
     os.environ["SHOP_MODE"] = "test"
