@@ -40,6 +40,7 @@ from mockpolicy.telling import (
 from mockpolicy.vocabulary import (
     BEHAVIOUR_ATTRIBUTES,
     EXPECTING_CONTEXTS,
+    MOCK_CLASSES,
     RETURN_VALUE,
     SIDE_EFFECT,
     TEST_PREFIX,
@@ -282,8 +283,9 @@ class _Answers:
     """What the file's mocks give, whatever they replace: by test (the context
     owning the mocks), the exceptions its mocks raise, and the one outcome of
     each attribute (by name) its mocks make always raise or always return the
-    same literal; by test class (``_unit``), each patched attribute's name with
-    an exception it raises."""
+    same literal; by unit (``_unit``), each patched attribute's name, or the
+    name of a double's attribute given a ``side_effect``
+    (``driver.create.side_effect = Error()``), with an exception it raises."""
 
     raised_by_test: dict[int, set[Outcome]] = field(default_factory=dict)
     fixed_by_test: dict[int, set[tuple[str, Outcome]]] = field(default_factory=dict)
@@ -292,16 +294,14 @@ class _Answers:
 
 def _answers(analysis: Analysis, configurations: dict[int, Configuration]) -> _Answers:
     found = _Answers()
-    for context in analysis.module.contexts:  # ``driver.create.side_effect = Error()`` on any double
+    for context in analysis.module.contexts:
         for statement in context.statements:
             if not isinstance(statement, ast.Assign):
                 continue
             for target in statement.targets:
-                if isinstance(target, ast.Attribute) and target.attr == SIDE_EFFECT \
-                        and isinstance(target.value, ast.Attribute):
-                    exception = exception_name(_single_value(context, statement.value), raised=False)
-                    if exception is not None:
-                        found.raised_by_unit.setdefault(id(_unit(context)), set()).add((target.value.attr, exception))
+                raising = _raising_attribute(context, target, statement.value)
+                if raising is not None:
+                    found.raised_by_unit.setdefault(id(_unit(context)), set()).add(raising)
     for site in analysis.module.sites:
         configuration = configurations.get(id(site))
         if configuration is None:
@@ -326,6 +326,25 @@ def _answers(analysis: Analysis, configurations: dict[int, Configuration]) -> _A
         if raised == given and not configuration.returns:
             found.fixed_by_test.setdefault(id(site.owner), set()).add((name, min(raised)))
     return found
+
+
+def _raising_attribute(context: Context, target: ast.expr, value: ast.expr) -> tuple[str, str] | None:
+    """The attribute of a double a test makes raise, with the exception:
+    ``driver.create.side_effect = Error()`` and ``loaded.return_value.grow =
+    Mock(side_effect=BadRequest)`` give ``("create", "Error")`` and
+    ``("grow", "BadRequest")``. A class given as a double's side effect is
+    taken for an exception it raises (a test of a handler rarely hands one a
+    class to call)."""
+    if not isinstance(target, ast.Attribute):
+        return None
+    name, effect = "", None
+    if target.attr == SIDE_EFFECT and isinstance(target.value, ast.Attribute):
+        name, effect = target.value.attr, _single_value(context, value)
+    elif isinstance(value, ast.Call) and callee_name(value) in MOCK_CLASSES:
+        name = target.attr
+        effect = next((keyword.value for keyword in value.keywords if keyword.arg == SIDE_EFFECT), None)
+    exception = exception_name(effect) if effect is not None else None
+    return (name, exception) if exception is not None else None
 
 
 def _inherited_on(analysis: Analysis, target: Target, function: Value) -> Value | None:

@@ -660,7 +660,8 @@ _ANCESTRY_DEPTH = 8  # how many bases up a class's ancestry is followed
 def _calls_on(analysis: Analysis, caller: Caller, cls: Value) -> Caller | None:
     """``caller`` with only its calls made on ``cls`` or a subclass of it
     (``self.l7policy_repo.get``, not ``self.amphora_repo.get`` where both
-    inherit ``get``); None when none is."""
+    inherit ``get``), and those on ``self`` in a method of a base of ``cls``
+    (it may run on an instance of ``cls``); None when none is."""
     if caller.module is None:
         return caller
     resolver = analysis.resolver
@@ -673,9 +674,13 @@ def _calls_on(analysis: Analysis, caller: Caller, cls: Value) -> Caller | None:
         ]
     except RecursionError:
         return caller
+    arguments = caller.function.args.posonlyargs + caller.function.args.args
+    own = arguments[0].arg if arguments and caller.owner else None
     kept = [
         call for call, receiver in zip(caller.calls, receivers)
         if receiver.cls is None or _inherits(analysis, receiver.cls, cls, 0)
+        or (own is not None and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == own and cls.cls is not None and _inherits(analysis, cls.cls, receiver, 0))
     ]
     if not kept:
         return None
@@ -695,6 +700,8 @@ def _inherits(analysis: Analysis, cls: ClassInfo, ancestor: Value, depth: int) -
         return True
     for base in cls.bases:
         value = analysis.resolver.evaluate(base, scope)
+        if value.kind is Kind.EXTERNAL:
+            continue  # ``object``, a library's class: not a project class, nor derived from one
         if value.cls is None or _inherits(analysis, value.cls, ancestor, depth + 1):
             return True  # an unknown base may be it
     return False

@@ -111,3 +111,10 @@ class TestNamedOnlyInWhatAMockExpects:
         pool = mocker.Mock()
         pool.submit("x")
         pool.submit.assert_called_once_with(gates.door)
+
+
+class TestInheritedMethodCalledOnSelfInTheBase:
+    @mock.patch.object(vault.Shelf, "fetch", return_value="k", autospec=True)  # [undocumented-partial-mock]
+    def test_base_method_runs_on_the_patched_subclass(self, fetch):
+        shelf = vault.Shelf()
+        assert isinstance(shelf, vault.Locker) and shelf.fetch_or_none("x") == "k"

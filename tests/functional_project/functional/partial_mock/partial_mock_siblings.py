@@ -106,3 +106,15 @@ class TestOwnTestTakesTheHandler(unittest.TestCase):
     @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # the journal's KeyError takes the handler here
     def test_journal_full(self, read):
         self.assertRaises(turnstile.TurnstileJammed, turnstile.record_status, "x", FullJournal())
+
+
+class TestSiblingsDoubleGivenARaisingMock(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # a sibling's journal.record raises KeyError
+    def test_recorded(self, read):
+        self.assertEqual("APPROVED", turnstile.status_of("x", mock.Mock()))
+
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")
+    def test_journal_full(self, read):
+        journal = mock.Mock()
+        journal.record = mock.Mock(side_effect=KeyError("full"))
+        self.assertEqual("UNKNOWN", turnstile.status_of("x", journal))
