@@ -607,10 +607,10 @@ def told_apart(
     (``from app.base import run_default``) and keeps the real one."""
     found: dict[Arm, Withheld] = {}
 
-    def add(arm: Arm, outcome: Outcome, shows: Callable[[], frozenset[str]]) -> None:
+    def add(arm: Arm, outcome: Outcome, where: tuple[FunctionNode, Sequence[ast.stmt]]) -> None:
         withheld = found.get(arm)
         if withheld is None:
-            withheld = found[arm] = Withheld(arm, shows=shows())
+            withheld = found[arm] = Withheld(arm, shows=arm_shows(*where))
         if outcome not in withheld.outcomes:
             withheld.outcomes.append(outcome)
 
@@ -643,14 +643,13 @@ def told_apart(
                 for outcome in values:
                     for side in sorted(_arms(condition.test, reads, outcome) - taken):
                         body = condition.body if side == "if" else condition.orelse
-                        add(Arm(caller.qualname, side, text), outcome,
-                            functools.partial(arm_shows, caller.function, body))
+                        add(Arm(caller.qualname, side, text), outcome, (caller.function, body))
         for outcome in exceptions:
             caught = [o for o in given if o.kind == "raises"] + sorted(raised_by_others)
-            for arm, shows in _handlers(
+            for arm, where in _handlers(
                 analysis, caller, outcome.value, caught, reach, function, 0, skipped, raised_nearby,
             ).items():
-                add(arm, outcome, functools.partial(frozenset, shows))
+                add(arm, outcome, where)
     return sorted(found.values(), key=lambda w: w.arm)
 
 
@@ -1121,7 +1120,7 @@ def _handlers(
     analysis: Analysis, caller: Caller, exception: str, given: list[Outcome],
     reach: Reach, function: Value, depth: int, skipped: frozenset[str],
     nearby: frozenset[tuple[str, str]] = frozenset(),
-) -> dict[Arm, frozenset[str]]:
+) -> dict[Arm, tuple[FunctionNode, list[ast.stmt]]]:
     """The first-party handlers that catch ``exception`` raised at ``calls`` in
     ``caller``, or further up when it propagates (up to ``_CALLER_DEPTH`` calls),
     minus those an exception the mocks do raise (``given``) already takes, and
@@ -1129,8 +1128,8 @@ def _handlers(
     sibling test (``nearby``: the function's name, the exception).
     Functions in ``skipped`` (the mocked function, and others the test mocks)
     do not run, so the search does not climb through them. Each handler
-    comes with what it shows (``arm_shows``)."""
-    found: dict[Arm, frozenset[str]] = {}
+    comes with the function holding it and its body."""
+    found: dict[Arm, tuple[FunctionNode, list[ast.stmt]]] = {}
     propagates = False
     for call in caller.calls:
         handler = _enclosing_handler(caller, call, exception)
@@ -1143,19 +1142,17 @@ def _handlers(
             continue
         names = [ast.unparse(handler.type)] if handler.type is not None else []
         text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
-        arm = Arm(caller.qualname, "except", text)
-        if arm not in found:
-            found[arm] = arm_shows(caller.function, handler.body)
+        found.setdefault(Arm(caller.qualname, "except", text), (caller.function, handler.body))
     if propagates and depth + 1 < _CALLER_DEPTH:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if value.kind is Kind.FUNCTION and value.function is not None:
             for upper in callers(analysis, value, frozenset({caller.qualname})):
                 if upper.qualname in skipped or not _reached(analysis, upper, reach, function, depth + 1, skipped):
                     continue
-                for arm, shows in _handlers(
+                for arm, where in _handlers(
                     analysis, upper, exception, given, reach, function, depth + 1, skipped, nearby,
                 ).items():
-                    found.setdefault(arm, shows)
+                    found.setdefault(arm, where)
     return found
 
 
