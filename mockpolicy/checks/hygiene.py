@@ -555,7 +555,7 @@ def _put_back_whole(analysis: Analysis, context: Context, ordered: list[ast.AST]
     update and the clears between snapshot and update restore what the lines
     before them changed (only if the test gets that far)."""
     found = _PutBackWhole()
-    snapshots: dict[str, int] = {}  # qualname -> line of the update from its snapshot
+    snapshots: dict[str, int] = {}  # qualname -> line of the snapshot the first restore reads
     for node in ordered:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
