@@ -229,6 +229,8 @@ class Analysis:
             return False
         if self._spying_double(site, replacement):
             return True
+        if is_none(replacement) and target.value.kind is Kind.INSTANCE and self._placeholder(target):
+            return True
         scope = self.module.scope(site.owner)
         value = self.resolver.evaluate(replacement, scope)
         project = self.resolver.project
@@ -243,6 +245,16 @@ class Analysis:
             local = getattr(replacement, "local", None) if replacement.id == OPAQUE else replacement.id
             return local is not None and self._calls_the_original(site, target, local)
         return False
+
+    def _placeholder(self, target: Target) -> bool:
+        """Whether ``target`` names a module-level ``X = None`` that the code
+        fills in later (``X: C = None``, or under ``global X``): None is its
+        real first state, so putting None back fakes nothing."""
+        module, _, name = target.text.rpartition(".")
+        if target.base is not None and target.base.kind is Kind.MODULE:
+            module = target.base.module
+        found = self.resolver.definition(f"{module}.{name}") if module else None
+        return found is not None and found[0].declared is not None and is_none(found[0].value)
 
     def _spying_double(self, site: MockSite, replacement: ast.expr) -> bool:
         """Whether ``replacement`` is a mock that hands its calls on to a real

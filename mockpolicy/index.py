@@ -9,6 +9,7 @@ parsed the first time a target resolves into them and kept for the process.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from pathlib import Path
 
@@ -45,7 +46,37 @@ class _Summarizer:
 
     def run(self, tree: ast.Module) -> ModuleInfo:
         self._block(tree.body, self.info.bindings, None, conditional=False)
+        self._filled_placeholders(tree)
         return self.info
+
+    def _filled_placeholders(self, tree: ast.Module) -> None:
+        """A module-level ``X = None`` that one top-level function fills under
+        ``global X`` with a call (``_CLIENT = Client()``, made on first use)
+        holds what that call makes once filled in, as a declared ``X: C = None`` does."""
+        bindings = self.info.bindings
+        placeholders = {
+            name for name, binding in bindings.items()
+            if binding.kind == "value" and binding.declared is None and is_none(binding.value)
+        }
+        if not placeholders:
+            return
+        fills: dict[str, list[ast.expr]] = {}
+        for function in tree.body:
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            declared = {
+                name for statement in function.body[:3] if isinstance(statement, ast.Global)
+                for name in statement.names
+            } & placeholders
+            if not declared:
+                continue
+            for node in walk(function):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    if node.targets[0].id in declared and not is_none(node.value):
+                        fills.setdefault(node.targets[0].id, []).append(node.value)
+        for name, values in fills.items():
+            if len(values) == 1 and isinstance(values[0], ast.Call):
+                bindings[name] = dataclasses.replace(bindings[name], declared=values[0])
 
     def _bind(self, table: dict[str, Binding], name: str, binding: Binding, conditional: bool) -> None:
         if conditional and name in table:

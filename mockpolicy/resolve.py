@@ -49,6 +49,10 @@ OBJECT_MAKING_DECORATORS = frozenset(
 DYNAMIC_IMPORTERS = frozenset({"import_module", "import_class", "symbol_by_name", "import_string", "import_object", "locate"})
 # ... of which these also call what they import (oslo's importutils.import_object("pkg.Class")).
 INSTANTIATING_IMPORTERS = frozenset({"import_object"})
+# Proxies that hand every attribute to a backend named by module path: oslo.db's
+# ``DBAPI.from_config(CONF, backend_mapping={"sqlalchemy": "pkg.db.api"})`` is
+# what ``pkg.db.api.get_backend()`` returns.
+BACKEND_PROXIES = frozenset({"oslo_db.api.DBAPI", "oslo_db.api.DBAPI.from_config"})
 
 # Calls whose result stands for the function given first: ``partial`` calls it,
 # the caches wrap it with ``functools.update_wrapper`` (its module and name), as
@@ -549,6 +553,8 @@ class Resolver:
                 wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through these
                 if wrapped.kind is Kind.FUNCTION:
                     return wrapped
+            if func.qualname in BACKEND_PROXIES:
+                return self._backend(expr, scope) or external(f"{func.qualname}()")
             if func.qualname.rpartition(".")[2] in DYNAMIC_IMPORTERS and expr.args:
                 name = self._evaluate(expr.args[0], scope).const
                 if name is None:
@@ -568,6 +574,26 @@ class Resolver:
                     result = self.function_result(func.function, info, func.owner, arguments)
                 return result
         return UNKNOWN
+
+    def _backend(self, call: ast.Call, scope: Scope) -> Value | None:
+        """What a backend proxy made by ``call`` stands for: the result of
+        ``get_backend()`` in the one module its ``backend_mapping`` names (a dict
+        written in the call, or a name bound to one); None when that is not known."""
+        mapping = next((k.value for k in call.keywords if k.arg == "backend_mapping"), None)
+        if isinstance(mapping, ast.Name):
+            binding = scope.module.bindings.get(mapping.id)
+            mapping = binding.value if binding is not None and binding.kind == "value" else None
+        if not isinstance(mapping, ast.Dict):
+            return None
+        modules = {v.value for v in mapping.values if isinstance(v, ast.Constant) and isinstance(v.value, str)}
+        if len(modules) != 1 or len(mapping.values) != 1:
+            return None
+        factory = self.resolve_dotted(f"{modules.pop()}.get_backend")
+        if factory.kind is not Kind.FUNCTION or factory.function is None:
+            return None
+        info = self.index.get(factory.module)
+        result = self.function_result(factory.function, info, factory.owner) if info is not None else UNKNOWN
+        return result if result.kind is Kind.INSTANCE else None
 
     def _arguments(self, func: Value, call: ast.Call, scope: Scope, module: ModuleInfo) -> Lookup:
         """The call's arguments by parameter name, evaluated in the caller's scope

@@ -931,7 +931,7 @@ def _reaches(
     else:
         named = name in reach.names
         if named and caller.owner and not name.startswith("__"):
-            named = _class_named_in_file(analysis, caller.owner, reach)
+            named = _class_named_in_file(analysis, caller.owner, reach) and not _named_for_another_class(caller, reach)
     if named:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if reach.imported(value.module or caller.qualname.rpartition(".")[0]) and (
@@ -960,6 +960,20 @@ def _class_named_in_file(analysis: Analysis, owner: str, reach: Reach) -> bool:
         return True
     cls = analysis.resolver.resolve_dotted(owner).cls
     return cls is None  # cannot tell: count it
+
+
+def _named_for_another_class(caller: Caller, reach: Reach) -> bool:
+    """Whether the test names the method ``caller`` by way of another class of
+    its module: it names a class there defining a method of the same name, and
+    not the caller's own class (``Local().attach`` is not ``Cinder.attach``)."""
+    if caller.module is None or caller.owner.rpartition(".")[2] in reach.names:
+        return False
+    name = caller.qualname.rpartition(".")[2]
+    return any(
+        binding.kind == "class" and binding.cls is not None and f"{binding.cls.module}.{binding.cls.qualname}" != caller.owner
+        and word in reach.names and getattr(binding.cls.members.get(name), "kind", "") == "def"
+        for word, binding in caller.module.bindings.items()
+    )
 
 
 def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, set[str | int]]]:
@@ -1138,7 +1152,7 @@ def _handlers(
             continue
         if any(_enclosing_handler(caller, call, o.value) is handler for o in given):
             continue  # the mock's own exception (or another mock's) takes this handler already
-        if nearby and _taken_nearby(caller, call, handler, nearby):
+        if nearby and _taken_nearby(analysis, caller, call, handler, nearby):
             continue
         names = [ast.unparse(handler.type)] if handler.type is not None else []
         text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
@@ -1157,16 +1171,42 @@ def _handlers(
 
 
 def _taken_nearby(
-    caller: Caller, call: ast.Call, handler: ast.ExceptHandler, nearby: frozenset[tuple[str, str]],
+    analysis: Analysis, caller: Caller, call: ast.Call, handler: ast.ExceptHandler,
+    nearby: frozenset[tuple[str, str]],
 ) -> bool:
-    """Whether the ``try`` that ``handler`` belongs to calls, in its body, a
-    function named in ``nearby`` whose exception ``handler`` catches."""
+    """Whether the ``try`` that ``handler`` belongs to calls, in its body or in
+    the body of a function of the caller's own class or module that its body
+    calls (``self._mount()`` calling ``do_mount``), a function named in
+    ``nearby`` whose exception ``handler`` catches."""
     owner = next((statement for statement in caller.tries.get(id(call), ()) if handler in statement.handlers), None)
     if owner is None:
         return False
-    called = {callee_name(node) for statement in owner.body for node in ast.walk(statement) if isinstance(node, ast.Call)}
+    calls = [node for statement in owner.body for node in ast.walk(statement) if isinstance(node, ast.Call)]
+    called = {callee_name(node) for node in calls}
+    for node in calls:
+        callee = _own_callee(analysis, caller, node.func)
+        if callee is not None:
+            done = reading_once(callee)
+            called.update(callee_name(inner) for inner in own_nodes(callee) if isinstance(inner, ast.Call))
+            done()
     caught = _caught_names(handler)
     return any(name in called and any(_catches(c, exception) for c in caught) for name, exception in nearby)
+
+
+def _own_callee(analysis: Analysis, caller: Caller, func: ast.expr) -> FunctionNode | None:
+    """The function of ``caller``'s own class (``self.name``/``cls.name``) or
+    module (a bare ``name``) that a call of ``func`` there runs; None for
+    anything else."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in {"self", "cls"}:
+        if not caller.owner:
+            return None
+        dotted = f"{caller.owner}.{func.attr}"
+    elif isinstance(func, ast.Name) and caller.module is not None:
+        dotted = f"{caller.module.name}.{func.id}"
+    else:
+        return None
+    value = analysis.resolver.resolve_dotted(dotted)
+    return value.function if value.kind is Kind.FUNCTION and value.function is not caller.function else None
 
 
 def _handled_values(caller: Caller, given: frozenset[Outcome], reads: set[str | int]) -> list[Outcome]:

@@ -126,3 +126,27 @@ class TestClassFixtures:
 
     def test_a_fixture_of_the_test_class(self, made, mocker):
         mocker.patch.object(made, "vacuum")  # [first-party-mock]
+
+
+def test_globals_filled_on_first_use(mocker):
+    mocker.patch("shopfp.sessions._POOL")  # [first-party-mock]
+    mocker.patch("shopfp.sessions._SPARE")
+    mocker.patch("shopfp.sessions._LOOSE")
+    mocker.patch("shopfp.sessions._POOL", None)  # back to its first state: nothing faked
+    mocker.patch.object(sessions, "current_pool", None)
+    mocker.patch.object(sessions, "_POOL", 0)  # [first-party-mock]
+
+
+from shopfp.db import api as db_api  # noqa: E402
+
+
+class TestBackendProxy:
+    def setup_method(self):
+        self.dbapi = db_api.get_instance()
+
+    def test_the_proxy_stands_for_its_backend(self, mocker):
+        mocker.patch.object(self.dbapi, "get_order", autospec=True)  # [first-party-mock]
+        mocker.patch.object(db_api.IMPL, "get_order", autospec=True)  # [first-party-mock]
+
+    def test_two_backends_say_nothing(self, mocker):
+        mocker.patch.object(db_api.TWO, "get_order", autospec=True)

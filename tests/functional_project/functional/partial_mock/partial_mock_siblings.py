@@ -118,3 +118,26 @@ class TestSiblingsDoubleGivenARaisingMock(unittest.TestCase):
         journal = mock.Mock()
         journal.record = mock.Mock(side_effect=KeyError("full"))
         self.assertEqual("UNKNOWN", turnstile.status_of("x", journal))
+
+
+class TestSiblingsDoubleRaisesOneCallDown(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # a sibling's journal raises in Lane._log
+    def test_recorded(self, read):
+        self.assertEqual("APPROVED", turnstile.Lane().pass_through("x", mock.Mock()))
+
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")
+    def test_journal_full(self, read):
+        journal = mock.Mock()
+        journal.record.side_effect = KeyError("full")
+        self.assertEqual("UNKNOWN", turnstile.Lane().pass_through("x", journal))
+
+
+class TestAnotherClassesMethodOfTheSameName(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # runs FastLane's pass_through, not Lane's
+    def test_fast(self, read):
+        self.assertEqual("APPROVED", turnstile.FastLane().pass_through("x"))
+
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # [undocumented-partial-mock]
+    def test_both(self, read):  # names Lane too: its handler stays untaken in this class
+        turnstile.FastLane().pass_through("x")
+        self.assertEqual("APPROVED", turnstile.Lane().pass_through("x", mock.Mock()))

@@ -75,3 +75,21 @@ class Keeper:
 
 active: SqlStorage | MemoryStorage = None  # either kind, filled in by the application
 mixed: "Optional[Union[SqlStorage, Pool]]" = None  # two kinds that share no project base
+
+_POOL = None  # made on first use, by shared_pool
+_SPARE = None  # filled twice below: which fill it holds is not known
+_LOOSE = None  # filled with a name, not a call
+
+
+def shared_pool():
+    global _POOL, _SPARE, _LOOSE
+    if _POOL is None:
+        _POOL = StoragePool()
+    _SPARE = SqlStorage()
+    _LOOSE = _POOL
+    return _POOL
+
+
+def other_spare():
+    global _SPARE
+    _SPARE = MemoryStorage()

@@ -60,3 +60,21 @@ def record_status(name, journal):
     except KeyError as error:
         raise TurnstileJammed(name) from error
     return status
+
+
+class Lane:
+    def pass_through(self, name, journal):
+        try:
+            status = gates.read_evidence(name)
+            self._log(journal, status)
+        except KeyError:
+            return "UNKNOWN"
+        return status
+
+    def _log(self, journal, status):
+        journal.record(status)
+
+
+class FastLane:
+    def pass_through(self, name):
+        return gates.read_evidence(name)
