@@ -467,6 +467,26 @@ class Resolver:
                 return Value(Kind.CONSTANT, qualname="builtins.str")
         return Value(Kind.CONSTANT, qualname="builtins.str", const="".join(pieces))
 
+    def _fold_join(self, separator: str, items: ast.expr, scope: Scope) -> Value:
+        """``"sep".join([...])`` of strings the engine can fold, also through
+        ``filter(None, [...])`` (empty strings dropped): a dotted name built
+        from ``__module__`` and ``__qualname__``."""
+        dropping = False
+        if isinstance(items, ast.Call) and callee_name(items.func) == "filter" and len(items.args) == 2:
+            dropping = isinstance(items.args[0], ast.Constant) and items.args[0].value is None
+            items = items.args[1] if dropping else items
+        unknown = Value(Kind.CONSTANT, qualname="builtins.str")
+        if not isinstance(items, (ast.List, ast.Tuple)):
+            return unknown
+        parts: list[str] = []
+        for item in items.elts:
+            text = self._evaluate(item, scope).const
+            if text is None:
+                return unknown
+            if text or not dropping:
+                parts.append(text)
+        return Value(Kind.CONSTANT, qualname="builtins.str", const=separator.join(parts))
+
     def _fold_binop(self, expr: ast.BinOp, scope: Scope) -> Value:
         left = self._evaluate(expr.left, scope)
         right = self._evaluate(expr.right, scope)
@@ -534,6 +554,11 @@ class Resolver:
     def _call_result(self, expr: ast.Call, scope: Scope) -> Value:
         if isinstance(expr.func, ast.BinOp) and isinstance(expr.func.op, ast.BitOr):
             return self._union_instance(expr.func, scope)
+        if (
+            isinstance(expr.func, ast.Attribute) and expr.func.attr == "join" and len(expr.args) == 1
+            and isinstance(expr.func.value, ast.Constant) and isinstance(expr.func.value.value, str)
+        ):
+            return self._fold_join(expr.func.value.value, expr.args[0], scope)
         func = self._evaluate(expr.func, scope)
         if func.qualname == "builtins.type" and len(expr.args) == 1:
             obj = self._evaluate(expr.args[0], scope)
@@ -569,7 +594,8 @@ class Resolver:
             if info is not None and not (decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS):
                 result = self.function_result(func.function, info, func.owner)
                 declared = func.function.args
-                if result.kind is Kind.UNKNOWN and (expr.args or expr.keywords or declared.defaults or any(declared.kw_defaults)):
+                unfolded = result.kind is Kind.UNKNOWN or (result.kind is Kind.CONSTANT and result.const is None)
+                if unfolded and (expr.args or expr.keywords or declared.defaults or any(declared.kw_defaults)):
                     arguments = self._arguments(func, expr, scope, info)
                     result = self.function_result(func.function, info, func.owner, arguments)
                 return result

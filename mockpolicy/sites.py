@@ -55,6 +55,7 @@ from mockpolicy.vocabulary import (
     SiteKind,
     callee_name,
     canonical,
+    parametrized_values,
 )
 
 
@@ -612,7 +613,12 @@ class TestModule:
             return entry.argument(call, role)
 
         if kind == "patch":
-            add_dotted(const(argument("target")), argument("new"))
+            target = argument("target")
+            texts: list[str | None] = [const(target)]
+            if texts[0] is None and target is not None:
+                texts = [*self._parametrized_texts(target, owner, scope)] or texts
+            for text in texts:
+                add_dotted(text, argument("new"))
         elif kind == "patch.object":
             add_attribute(argument("target"), const(argument("attribute")), argument("new"))
         elif kind == "patch.multiple":
@@ -659,6 +665,41 @@ class TestModule:
                 add_dotted(const(first), call.args[1] if kind == "setattr" and len(call.args) > 1 else None)
             else:
                 add_attribute(first, const(argument("attribute")), argument("new"))
+
+    def _parametrized_texts(self, expr: ast.expr, owner: Context, scope: Scope) -> list[str]:
+        """The strings ``expr`` (a patch target read from one parameter,
+        ``f"pkg.mod.{name}"``) folds to, one for each value a ``parametrize``
+        mark of the test gives that parameter; empty when that cannot be listed."""
+        node = owner.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        arguments = node.args
+        parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+        read = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} & parameters
+        if len(read) != 1:
+            return []
+        name = read.pop()
+        values = parametrized_values(node, name)
+        if not values:
+            return []
+        texts: list[str] = []
+        for value in values:
+            given = self.resolver.evaluate(value, scope)
+            if given.const is None:
+                return []
+            local = scope.local
+
+            def lookup(looked_up: str, given: Value = given, local: Lookup | None = local) -> Value | None:
+                if looked_up == name:
+                    return given
+                return local(looked_up) if local is not None else None
+
+            text = self.resolver.evaluate(expr, Scope(scope.module, lookup, scope.narrow)).const
+            if text is None:
+                return []
+            if text not in texts:
+                texts.append(text)
+        return texts
 
     def _is_sys_modules(self, expr: ast.expr, scope: Scope) -> bool:
         value = self.resolver.evaluate(expr, scope)

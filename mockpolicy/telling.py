@@ -42,7 +42,6 @@ from mockpolicy.vocabulary import (
     COUNT_ATTRIBUTES,
     FIXTURE_NAME_KEYWORD,
     NEVER_CALLED_ASSERTIONS,
-    PARAMETRIZE_MARKER,
     PATCHER_START,
     PYTESTMARK,
     SETUP_NAMES,
@@ -51,6 +50,7 @@ from mockpolicy.vocabulary import (
     USEFIXTURES_MARKER,
     callee_name,
     fixture_decorator,
+    parametrized_values,
 )
 
 _CALLER_DEPTH = 3  # handlers are looked for this many calls up from the mocked call
@@ -316,32 +316,8 @@ def parametrized_outcomes(context: Context, expr: ast.expr) -> set[Outcome] | No
         return {fixed_outcome(expr)}
     if not (isinstance(expr, ast.Name) and len(read) == 1):
         return None
-    for decorator in node.decorator_list:
-        if callee_name(decorator) != PARAMETRIZE_MARKER or not isinstance(decorator, ast.Call) or len(decorator.args) < 2:
-            continue
-        names_expr, values = decorator.args[0], decorator.args[1]
-        if isinstance(names_expr, ast.Constant) and isinstance(names_expr.value, str):
-            names = [n.strip() for n in names_expr.value.split(",") if n.strip()]
-        elif isinstance(names_expr, (ast.List, ast.Tuple)):
-            names = [str(e.value) for e in names_expr.elts if isinstance(e, ast.Constant)]
-        else:
-            return None
-        if expr.id not in names:
-            continue
-        if not isinstance(values, (ast.List, ast.Tuple)):
-            return None
-        position = names.index(expr.id)
-        found: set[Outcome] = set()
-        for item in values.elts:
-            if callee_name(item) == "param" and isinstance(item, ast.Call):
-                item = item.args[0] if len(names) == 1 and item.args else ast.Tuple(elts=list(item.args), ctx=ast.Load())
-            if len(names) > 1:
-                if not isinstance(item, (ast.Tuple, ast.List)) or len(item.elts) <= position:
-                    return None
-                item = item.elts[position]
-            found.add(fixed_outcome(item))
-        return found
-    return None
+    values = parametrized_values(node, expr.id)
+    return None if values is None else {fixed_outcome(item) for item in values}
 
 
 # -- callers of the mocked function ---------------------------------------------

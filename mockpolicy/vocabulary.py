@@ -334,3 +334,35 @@ POSITIONAL_DATA_DECORATORS = frozenset({"data", "idata", "file_data", "named_dat
 UNPACK_DECORATOR = "unpack"  # ddt: each tuple spread over parameters, each dict into keywords
 EXPAND_DECORATOR = "expand"  # parameterized.expand([...]): each tuple spread over parameters
 FIXTURE_PARAMS_KEYWORD = "params"
+
+
+def parametrized_values(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
+    """Every value a ``@pytest.mark.parametrize`` mark of ``function`` gives its
+    parameter ``name`` (``pytest.param(v, ...)`` read as ``v``); None when no
+    mark names it or its values cannot be listed (not a literal list or tuple)."""
+    for decorator in function.decorator_list:
+        if callee_name(decorator) != PARAMETRIZE_MARKER or not isinstance(decorator, ast.Call) or len(decorator.args) < 2:
+            continue
+        names_expr, values = decorator.args[0], decorator.args[1]
+        if isinstance(names_expr, ast.Constant) and isinstance(names_expr.value, str):
+            names = [n.strip() for n in names_expr.value.split(",") if n.strip()]
+        elif isinstance(names_expr, (ast.List, ast.Tuple)):
+            names = [str(e.value) for e in names_expr.elts if isinstance(e, ast.Constant)]
+        else:
+            return None
+        if name not in names:
+            continue
+        if not isinstance(values, (ast.List, ast.Tuple)):
+            return None
+        position = names.index(name)
+        found: list[ast.expr] = []
+        for item in values.elts:
+            if callee_name(item) == "param" and isinstance(item, ast.Call):
+                item = item.args[0] if len(names) == 1 and item.args else ast.Tuple(elts=list(item.args), ctx=ast.Load())
+            if len(names) > 1:
+                if not isinstance(item, (ast.Tuple, ast.List)) or len(item.elts) <= position:
+                    return None
+                item = item.elts[position]
+            found.append(item)
+        return found
+    return None

@@ -50,3 +50,19 @@ from shopfp import registered  # noqa: E402
 def test_class_a_registry_sets_on_its_package(mocker):
     mocker.patch.object(registered.Widget, "save")  # [first-party-mock]
     mocker.patch("shopfp.registered.Widget.save")  # [first-party-mock]
+
+
+@pytest.mark.parametrize("name", ["run", "assign", pytest.param("run")])
+def test_target_spelt_from_a_parameter(mocker, name):
+    mocker.patch(f"shopfp.jobs.{name}")  # [first-party-mock]
+
+
+@pytest.mark.parametrize("name", ["os", "sys"])
+def test_target_spelt_from_a_parameter_outside(mocker, name):
+    mocker.patch(f"{name}.getcwd")
+
+
+@pytest.mark.parametrize("name, other", [("run", "x"), ("assign", "y")])
+def test_target_spelt_from_a_parameter_of_several(mocker, name, other):
+    mocker.patch(f"shopfp.jobs.{name}")  # [first-party-mock]
+    mocker.patch(f"shopfp.jobs.{name}.{other}")

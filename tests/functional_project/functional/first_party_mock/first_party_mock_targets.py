@@ -32,8 +32,16 @@ def test_names_spelt_by_the_objects_themselves():
         pass
     with mock.patch(f"{jobs.Runner.__module__}.run"):  # [first-party-mock]
         pass
+    with mock.patch(dotted_name_of(jobs.Runner.claim)):  # [first-party-mock]
+        pass
+    with mock.patch(".".join(["os", "getcwd"])):
+        pass
     with mock.patch.object(jobs.Runner, jobs.__doc__ or "claim"):  # an attribute that cannot be told: nothing
         pass
+
+
+def dotted_name_of(function):
+    return ".".join(filter(None, [function.__module__, function.__qualname__]))
 
 
 class TestSetUp(unittest.TestCase):
