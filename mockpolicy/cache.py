@@ -64,7 +64,7 @@ def config_key(project: Project) -> str:
     """What every entry of ``project`` depends on besides its files."""
     described = json.dumps(
         [FORMAT, __version__, code_fingerprint(), sys.version, str(project.root), sorted(project.first_party),
-         [str(root) for root in project.source_roots], list(project.pytest_plugins), project.settings],
+         [str(root) for root in project.import_roots], list(project.pytest_plugins), project.settings],
         sort_keys=True, default=str,
     )
     return digest(described.encode())
@@ -227,7 +227,7 @@ class FindingsCache:
     def _index(self, tag: str) -> ModuleIndex:
         index = self._indexes.get(tag)
         if index is None:
-            roots = self.project.source_roots if tag == "p" else library_roots(self.project)
+            roots = self.project.import_roots if tag == "p" else library_roots(self.project)
             index = self._indexes[tag] = ModuleIndex(roots)
         return index
 

@@ -46,7 +46,7 @@ class Engine:
         self.project = project
         self.families = tuple(families)
         self.tracker = Tracker(enabled=track)
-        self.index = ModuleIndex(project.source_roots, defer_bodies=lean, tracker=self.tracker)
+        self.index = ModuleIndex(project.import_roots, defer_bodies=lean, tracker=self.tracker)
         self.resolver = Resolver(project, self.index)
         self.fixtures = Fixtures(project, self.index, self.resolver)
         self.libraries = Libraries(project, defer_bodies=lean, tracker=self.tracker)

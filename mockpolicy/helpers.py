@@ -238,11 +238,25 @@ class Helpers:
         the code under test."""
         if value.kind is Kind.FUNCTION and value.function is not None:
             info = self.resolver.index.get(value.module)
-            if info is not None and (info.volatile or self.resolver.project.is_test_code(value.module)):
+            if info is not None and (info.volatile or self.of_the_tests(value.module)):
                 if calls is not None and not _may_be_helper(calls, value.function):
                     return None  # the calls already gathered say no, without a walk of the body
                 return self.read(value.function, info, value.owner, value.qualname)
         return None
+
+    def of_the_tests(self, module: str) -> bool:
+        """Whether ``module`` is code of the tests: named so (``is_test_code``),
+        or found under a test path (``from support import patching`` in a
+        ``tests/`` folder pytest puts on ``sys.path``)."""
+        project = self.resolver.project
+        if project.is_test_code(module):
+            return True
+        top = module.partition(".")[0]
+        located = self.resolver.index.locate(top) if top.isidentifier() else None  # noted as a dependency
+        path = located[0] if located is not None else None
+        return path is not None and not any(
+            path.is_relative_to(root) and path.relative_to(root).parts[0] == top for root in project.source_roots
+        )
 
     def declares_method(self, name: str) -> bool:
         """Whether ``mock-helpers`` names a method called ``name`` (for ``self.name(...)``

@@ -135,6 +135,22 @@ class Project:
             parts[-1].endswith("_test") or parts[-1] in ("conftest", "tests")
         )
 
+    @property
+    def import_roots(self) -> tuple[Path, ...]:
+        """Where imports are looked for: the source roots, then the folders
+        pytest's default import mode puts on ``sys.path`` for the tests: each
+        test path's first folder upwards without an ``__init__.py`` (so
+        ``from conftest import helper`` and ``from testing import path`` in
+        ``tests/`` find ``tests/conftest.py`` and ``tests/testing/path.py``)."""
+        extra: list[Path] = []
+        for path in self.test_paths:
+            folder = path if path.is_dir() else path.parent
+            while (folder / "__init__.py").is_file() and folder != self.root and folder.parent != folder:
+                folder = folder.parent
+            if folder.is_dir() and folder not in self.source_roots and folder not in extra:
+                extra.append(folder)
+        return (*self.source_roots, *extra)
+
     def code_under_test(self) -> list[Path]:
         """The project's first-party source files that are not tests (no
         ``test_*.py``, ``*_test.py`` or ``conftest.py``, nothing in a package's

@@ -496,7 +496,9 @@ class TestModule:
         helpers = self.helpers
         if not bound and not helpers.declared:
             binding = self.info.bindings.get(root)
-            if binding is not None and binding.kind == "import" and not self.resolver.project.is_test_code(binding.target):
+            if binding is not None and binding.kind == "import" and not (
+                helpers.of_the_tests(binding.target) or helpers.of_the_tests(binding.target.rpartition(".")[0])
+            ):
                 return None  # imported from the code under test or a library: no helper of the tests
         key = (id(context.class_info) if bound else 0, ".".join(parts))
         value = self._callees.get(key)

@@ -242,3 +242,46 @@ def test_analysis_leaves_no_reference_cycles_behind(app_project: Path) -> None:
         if enabled:
             gc.enable()
     assert ours == []
+
+
+def test_tests_import_from_their_folder_as_pytest_puts_it_on_sys_path(app_project: Path) -> None:
+    """``tests/`` has no ``__init__.py``: pytest's default import mode puts it on
+    ``sys.path``, so ``from conftest import ...`` and ``from support import ...``
+    name its modules, and their patching helpers are mock sites."""
+    write_tree(app_project, {
+        "pyproject.toml": '[project]\nname = "app"\nversion = "0"\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+        "tests/conftest.py": """
+            def patch_claim(mocker):
+                return mocker.patch.object(jobs_module(), "Runner")
+
+
+            def claim_patched(mocker, owner):
+                return mocker.patch.object(owner, "claim")
+
+
+            def jobs_module():
+                from app import jobs
+                return jobs
+            """,
+        "tests/support/__init__.py": "",
+        "tests/support/patching.py": """
+            def claim_patched(mocker, owner):
+                return mocker.patch.object(owner, "claim")
+            """,
+        "tests/test_helpers.py": """
+            from app.jobs import Runner
+            from conftest import claim_patched
+            from support import patching
+
+
+            def test_claim(mocker):
+                claim_patched(mocker, Runner)
+                patching.claim_patched(mocker, Runner)
+                assert Runner().claim()
+            """,
+    })
+    path = app_project / "tests" / "test_helpers.py"
+    engine = Session().engine_for(path)
+    assert symbols([f for f in engine.analyse_file(path) if f.symbol == FIRST_PARTY_MOCK.symbol]) == [
+        (FIRST_PARTY_MOCK.symbol, 7), (FIRST_PARTY_MOCK.symbol, 8),
+    ]
