@@ -745,6 +745,8 @@ class Reach:
     file_words: Callable[[], frozenset[str]] = field(default=frozenset, compare=False, hash=False)
     # _reached's answers for this test: (caller, the mocked function's class, depth, skipped) -> reached
     known: dict[tuple[str, str, int, frozenset[str]], bool] = field(default_factory=dict, compare=False, hash=False)
+    # the code the mock applies to (``_applying``): the tests' own calls are read there
+    applying: Sequence[Context] = field(default=(), compare=False, hash=False)
 
     def imported(self, module: str) -> bool:
         """Whether ``module`` is imported, or a member of it, or it is inside an
@@ -764,6 +766,7 @@ def reach_of(analysis: Analysis, context: Context, words: dict[int, frozenset[st
         test_words(analysis, context, words), analysis.imports,
         functools.cache(functools.partial(usage, analysis, context)),
         functools.cache(functools.partial(_words, analysis.module.module, words)),
+        applying=_applying(analysis, context),
     )
 
 
@@ -907,7 +910,7 @@ def _reaches(
     else:
         named = name in reach.names
         if named and caller.owner and not name.startswith("__"):
-            named = _class_named_in_file(analysis, caller.owner, reach) and not _named_for_another_class(caller, reach)
+            named = _class_named_in_file(analysis, caller.owner, reach) and not _named_for_another_class(analysis, caller, reach)
     if named:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if reach.imported(value.module or caller.qualname.rpartition(".")[0]) and (
@@ -938,18 +941,34 @@ def _class_named_in_file(analysis: Analysis, owner: str, reach: Reach) -> bool:
     return cls is None  # cannot tell: count it
 
 
-def _named_for_another_class(caller: Caller, reach: Reach) -> bool:
-    """Whether the test names the method ``caller`` by way of another class of
-    its module: it names a class there defining a method of the same name, and
-    not the caller's own class (``Local().attach`` is not ``Cinder.attach``)."""
-    if caller.module is None or caller.owner.rpartition(".")[2] in reach.names:
+def _named_for_another_class(analysis: Analysis, caller: Caller, reach: Reach) -> bool:
+    """Whether every call the tests make of a method named like ``caller`` is on
+    an object of another class defining a method of that name, and none names
+    the caller's own class: ``driver.Local().attach(v)`` does not run
+    ``Cinder.attach``, nor ``cluster = cm.Cluster(...); cluster._load(c)``
+    ``Node._load``; naming the caller's class only as a mock's target
+    (``patch.object(Node, "get_all")``) does not name it. A call on an object
+    the engine cannot type (``self.controller.update``) may run it."""
+    if caller.owner.rpartition(".")[2] in reach.used().names:  # named other than as a mock's target
         return False
     name = caller.qualname.rpartition(".")[2]
-    return any(
-        binding.kind == "class" and binding.cls is not None and f"{binding.cls.module}.{binding.cls.qualname}" != caller.owner
-        and word in reach.names and getattr(binding.cls.members.get(name), "kind", "") == "def"
-        for word, binding in caller.module.bindings.items()
-    )
+    calls: list[tuple[ast.Call, Context]] = []
+    stack = list(reach.applying)
+    while stack:
+        context = stack.pop()
+        stack.extend(context.children)
+        calls += [(c, context) for c in context.calls if isinstance(c.func, ast.Attribute) and c.func.attr == name]
+    if not calls:
+        return False
+    for call, context in calls:
+        assert isinstance(call.func, ast.Attribute)
+        receiver = analysis.resolver.evaluate(call.func.value, analysis.module.scope(context))
+        cls = receiver.cls if receiver.kind in (Kind.INSTANCE, Kind.CLASS) else None
+        if cls is None or f"{cls.module}.{cls.qualname}" == caller.owner:
+            return False
+        if getattr(cls.members.get(name), "kind", "") != "def":
+            return False  # inherited: maybe the caller's own method
+    return True
 
 
 def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, set[str | int]]]:

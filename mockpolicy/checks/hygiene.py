@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mockpolicy.analysis import Analysis, Family, set_ups_of
 from mockpolicy.findings import Finding
-from mockpolicy.functions import dotted_parts
+from mockpolicy.functions import FunctionNode, dotted_parts
 from mockpolicy.project import resolved
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
@@ -25,6 +25,7 @@ from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     CLEANUP_REGISTRARS,
+    EXPECTING_CONTEXTS,
     MODULE_RELOADERS,
     PATCHER_START,
     PATCHER_STOP,
@@ -117,7 +118,8 @@ class _Cleanups:
     def registered_as_cleanup(self, context: Context) -> bool:
         """Whether ``context`` is a method its class registers as a cleanup
         (``self.addCleanup(self._restore_modules, saved)``), or a function of the
-        module some test registers (``self.addCleanup(_reset_uwsgi)``): restoring code."""
+        module some test registers (``self.addCleanup(_reset_uwsgi)``) or that
+        runs only on the way out of tests (``_cleanup_helpers``): restoring code."""
         owner = context.parent
         if owner is None:
             return False
@@ -133,7 +135,7 @@ class _Cleanups:
                     call.args[0].id for call in ast.walk(owner.node) if isinstance(call, ast.Call) and call.args
                     and isinstance(call.func, ast.Attribute) and call.func.attr in CLEANUP_REGISTRARS
                     and isinstance(call.args[0], ast.Name)
-                }
+                } | _cleanup_helpers(owner.node)
             else:
                 names = set()
             self._registered[id(owner)] = names
@@ -385,9 +387,12 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
         ordered = sorted(candidates, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
         undone = _keys_taken_back(context, ordered)
         whole = _put_back_whole(analysis, context, ordered, scope)
+        raising = _expected_to_raise(context)
         for node in ordered:
             if _inside(node, visible.nodes):
                 continue  # this is the restoring code
+            if id(node) in raising:
+                continue  # the test expects this very statement to raise: it changes nothing
             if id(node) in undone.restores or id(node) in whole.restores:
                 continue  # takes back what the test changed: the change is the finding
             shared, target = _classify(analysis, node, scope)
@@ -436,6 +441,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue
                 if _restored_by_a_fixture(analysis, context, target, scope):
                     continue
+                if _state_reset_by_autouse(analysis, target, scope):
+                    continue
                 restored = _restored_later(context, node, target)
                 if restored is not None:
                     message = (
@@ -449,6 +456,55 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                         "use monkeypatch.setattr or patch.object, or restore it in a finally block."
                     )
                 yield analysis.finding(node, UNRESTORED_ATTRIBUTE.symbol, message, context.qualname)
+
+
+def _expected_to_raise(context: Context) -> frozenset[int]:
+    """The ids of the statements (and the nodes in them) that end a block the
+    test expects to raise (``with pytest.raises(E):``, ``with
+    self.assertRaises(E):``): the block's last statement is what raises, so
+    an assignment there (a setter refusing the value) changes nothing."""
+    found: set[int] = set()
+    for statement in context.statements:
+        if isinstance(statement, (ast.With, ast.AsyncWith)) and statement.body and any(
+            callee_name(item.context_expr) in EXPECTING_CONTEXTS for item in statement.items
+        ):
+            found.update(id(node) for node in ast.walk(statement.body[-1]))
+    return frozenset(found)
+
+
+def _cleanup_helpers(module: ast.Module) -> frozenset[str]:
+    """The module's functions that put things back: those run on the way out
+    of tests, called in a tear-down method, a ``finally`` block, a fixture's
+    code after its ``yield``, or another such function (ansible's
+    ``nuke_module_prefix``, called from ``tearDown`` and ``finally``; its
+    ``reset_collections_loader_state``, called after an autouse fixture's
+    ``yield`` and by tests to start clean)."""
+    functions = {s.name: s for s in module.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    spans: list[tuple[int, int]] = []
+    for node in ast.walk(module):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if node.name in TEARDOWN_NAMES:
+            spans.append((node.lineno, node.end_lineno or node.lineno))
+        for statement in _function_cleanup(node).nodes:
+            spans.append((getattr(statement, "lineno", 0), getattr(statement, "end_lineno", None) or 0))
+    calls: dict[str, list[int]] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+            calls.setdefault(node.func.id, []).append(node.lineno)
+    found: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for name, lines in calls.items():
+            if name in found or name.startswith(TEST_PREFIX) or is_fixture(functions[name].decorator_list):
+                continue
+            if any(first <= line <= last for first, last in spans for line in lines):
+                found.add(name)
+                function = functions[name]
+                spans.append((function.lineno, function.end_lineno or function.lineno))
+                grown = True
+    return frozenset(found)
 
 
 def _handed_on_only(tree: ast.AST) -> frozenset[str]:
@@ -597,13 +653,56 @@ def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, b
     module = analysis.module
     found = module.fixtures is not None and module.directory is not None and any(
         _per_test(function)  # a session or module fixture puts things back once, not after each test
-        and _restores_around_yield(
-            analysis, function, analysis.resolver.function_scope(function, info, None), shared.qualname,
+        and (
+            _restores_around_yield(
+                analysis, function, analysis.resolver.function_scope(function, info, None), shared.qualname,
+            )
+            or (shared is _MODULES and info.path is not None and _sweeps_modules_after_yield(analysis, function, info))
         )
         for function, info in module.fixtures.autouse(module.info, module.directory)
     )
     known[shared.qualname] = found
     return found
+
+
+def _sweeps_modules_after_yield(analysis: Analysis, fixture: FunctionNode, info: ModuleInfo) -> bool:
+    """Whether ``fixture`` (defined in ``info``), after its ``yield``, itself or
+    through functions of its module it calls by name (three deep), drops
+    ``sys.modules`` entries in a loop over ``sys.modules`` (ansible's
+    ``nuke_module_prefix``): the suite sweeps the modules its tests make after
+    each test, so what a test does to ``sys.modules`` is its to manage."""
+    functions = {name: b.function for name, b in info.bindings.items() if b.kind == "def" and b.function is not None}
+    regions: list[ast.AST] = list(_function_cleanup(fixture).nodes) if any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fixture)
+    ) else []
+    seen: set[str] = set()
+    for _ in range(3):
+        called = {
+            node.func.id for region in regions for node in ast.walk(region)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions
+        } - seen
+        seen |= called
+        regions += [functions[name] for name in sorted(called)]
+    for region in regions:
+        for node in ast.walk(region):
+            loops = [node.iter] if isinstance(node, (ast.For, ast.comprehension)) else []
+            if loops and any(_evaluates_to(analysis, n, Scope(info), _MODULES.qualname)
+                             for loop in loops for n in ast.walk(loop) if isinstance(n, ast.Attribute)):
+                if any(_drops_a_module(analysis, n, info) for r in regions for n in ast.walk(r)):
+                    return True
+    return False
+
+
+def _drops_a_module(analysis: Analysis, node: ast.AST, info: ModuleInfo) -> bool:
+    """``sys.modules.pop(...)`` or ``del sys.modules[...]``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop":
+        return _evaluates_to(analysis, node.func.value, Scope(info), _MODULES.qualname)
+    if isinstance(node, ast.Delete):
+        return any(
+            isinstance(t, ast.Subscript) and _evaluates_to(analysis, t.value, Scope(info), _MODULES.qualname)
+            for t in node.targets
+        )
+    return False
 
 
 WHOLE_RESTORES = frozenset({"update", "clear"})  # os.environ.clear(); os.environ.update(saved)
@@ -824,6 +923,71 @@ def _restored_by_a_fixture(analysis: Analysis, context: Context, target: ast.Att
                     and _fixture_restores(fixture_resolver, made.cls, base, target.attr):
                 return True
     return False
+
+
+_CLEANUP_DEPTH = 3  # functions followed from a fixture's code after its yield
+
+
+def _state_reset_by_autouse(analysis: Analysis, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether ``target``, an attribute the engine cannot tell (a metaclass's
+    property, a class that makes names at run time), belongs to a project
+    object whose state a per-test autouse fixture resets after its ``yield``:
+    the fixture (or a function it calls, ``_CLEANUP_DEPTH`` deep) assigns some
+    attribute of that same object (``AnsibleCollectionConfig._default_collection
+    = None`` for a test setting ``AnsibleCollectionConfig.default_collection``
+    through the property)."""
+    module = analysis.module
+    if module.fixtures is None or module.directory is None:
+        return False
+    resolver = analysis.resolver
+    base = resolver.evaluate(target.value, scope)
+    if base.kind not in (Kind.CLASS, Kind.MODULE) or not resolver.is_first_party(base):
+        return False
+    if resolver.attribute(base, target.attr).kind is not Kind.UNKNOWN:
+        return False
+    for fixture, info in module.fixtures.autouse(module.info, module.directory):
+        if not _per_test(fixture) or not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fixture)):
+            continue
+        for region, home in _cleanup_with_callees(analysis, fixture, info):
+            region_scope: Scope | None = None
+            for node in ast.walk(region):
+                if not isinstance(node, ast.Assign):
+                    continue
+                for assigned in node.targets:
+                    if isinstance(assigned, ast.Attribute):
+                        region_scope = region_scope or Scope(home)
+                        owner = resolver.evaluate(assigned.value, region_scope)
+                        if (owner.kind, owner.module, owner.qualname) == (base.kind, base.module, base.qualname):
+                            return True
+    return False
+
+
+def _cleanup_with_callees(
+    analysis: Analysis, fixture: FunctionNode, info: ModuleInfo,
+) -> list[tuple[ast.AST, ModuleInfo]]:
+    """The statements ``fixture`` runs after its ``yield``, with the bodies of the
+    project's functions they call (``_CLEANUP_DEPTH`` calls deep), each with the
+    module whose names it reads."""
+    resolver = analysis.resolver
+    found: list[tuple[ast.AST, ModuleInfo]] = [(node, info) for node in _function_cleanup(fixture).nodes]
+    seen: set[int] = set()
+    start = 0
+    for _ in range(_CLEANUP_DEPTH):
+        level = found[start:]
+        start = len(found)
+        for region, home in level:
+            for call in ast.walk(region):
+                if not isinstance(call, ast.Call):
+                    continue
+                value = resolver.evaluate(call.func, Scope(home))
+                callee = value.function
+                if value.kind is not Kind.FUNCTION or callee is None or id(callee) in seen:
+                    continue
+                seen.add(id(callee))
+                callee_home = resolver.index.get(value.module)
+                if callee_home is not None and (callee_home is info or resolver.project.is_first_party(value.module)):
+                    found += [(statement, callee_home) for statement in callee.body]
+    return found
 
 
 def _fixture_restores(resolver: Resolver, cls: ClassInfo, base: Value, attribute: str) -> bool:

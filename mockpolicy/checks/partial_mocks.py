@@ -23,7 +23,8 @@ def check(analysis: Analysis) -> Iterator[Finding]:
     blocks = blocks_of(analysis)
     attached: set[int] = set()
     ends = header_ends(analysis) if blocks else {}
-    # Mocks of one target keeping the same arms untaken across one test class: reported once, at the first.
+    # Mocks of one target keeping the same arms untaken across one test class (or, for test functions
+    # outside classes, one module): reported once, at the first.
     alike: dict[tuple[str, str, str, tuple[str, ...]], list[PartialSite]] = {}
     for partial in partial_sites(analysis, blocks):
         site, block, scope = partial.site, partial.block, partial.site.owner.qualname
@@ -40,15 +41,12 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             continue
         function = partial.function
         key = (
-            _class_of(site.owner), function.module if function else "", function.qualname if function else "",
-            tuple(w.arm.entry for w in partial.withheld),
+            _class_of(site.owner) or analysis.module.info.name, function.module if function else "",
+            function.qualname if function else "", tuple(w.arm.entry for w in partial.withheld),
         )
-        if key[0]:
-            alike.setdefault(key, []).append(partial)
-            if len(alike[key]) > 1:
-                continue
-        else:
-            alike[(f"{id(partial)}", key[1], key[2], key[3])] = [partial]
+        alike.setdefault(key, []).append(partial)
+        if len(alike[key]) > 1:
+            continue
     for (cls, _, _, _), group in alike.items():
         first = group[0]
         message = _partial_message(first.shown_name, first.given, first.withheld)

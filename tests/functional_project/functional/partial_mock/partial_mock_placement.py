@@ -68,5 +68,5 @@ def test_backslash_with_one_mock_below_the_block():
     # mock-partial: its one mock is on the continued line  # [malformed-mock-partial]
     #   untested: shopfp.gates.run_gates: else status == "APPROVED"; one test approves only
     with open(__file__, encoding="utf-8") as handle, \
-            patch("shopfp.gates.read_evidence", return_value="APPROVED"):  # [undocumented-partial-mock]
+            patch("shopfp.gates.read_evidence", return_value="APPROVED"):  # the same arms as line 36: counted there
         assert handle and gates.run_gates("x")

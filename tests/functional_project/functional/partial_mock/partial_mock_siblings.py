@@ -7,7 +7,7 @@ from unittest import mock
 
 import pytest
 
-from shopfp import turnstile
+from shopfp import express, turnstile
 
 
 class TestSiblingsTakeTheArms(unittest.TestCase):
@@ -137,7 +137,25 @@ class TestAnotherClassesMethodOfTheSameName(unittest.TestCase):
     def test_fast(self, read):
         self.assertEqual("APPROVED", turnstile.FastLane().pass_through("x"))
 
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # ExpressLane's, of another module
+    def test_express(self, read):
+        self.assertEqual("APPROVED", express.ExpressLane().pass_through("x"))
+
     @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # [undocumented-partial-mock]
     def test_both(self, read):  # names Lane too: its handler stays untaken in this class
         turnstile.FastLane().pass_through("x")
         self.assertEqual("APPROVED", turnstile.Lane().pass_through("x", mock.Mock()))
+
+
+def make_lane():
+    return getattr(turnstile, "Lane")()
+
+
+class TestUntypedReceiver(unittest.TestCase):
+    def setUp(self):
+        self.lane = make_lane()
+
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # [undocumented-partial-mock]
+    def test_pass(self, read):  # the receiver may be a Lane: ExpressLane, named too, does not rule it out
+        self.assertIsNotNone(express.ExpressLane)
+        self.assertEqual("APPROVED", self.lane.pass_through("x", mock.Mock()))
