@@ -910,7 +910,7 @@ def _reaches(
     else:
         named = name in reach.names
         if named and caller.owner and not name.startswith("__"):
-            named = _class_named_in_file(analysis, caller.owner, reach) and not _named_for_another_class(analysis, caller, reach)
+            named = _class_named_in_file(analysis, caller.owner, reach) and not _called_on_other_classes_only(analysis, caller, reach)
     if named:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if reach.imported(value.module or caller.qualname.rpartition(".")[0]) and (
@@ -941,7 +941,7 @@ def _class_named_in_file(analysis: Analysis, owner: str, reach: Reach) -> bool:
     return cls is None  # cannot tell: count it
 
 
-def _named_for_another_class(analysis: Analysis, caller: Caller, reach: Reach) -> bool:
+def _called_on_other_classes_only(analysis: Analysis, caller: Caller, reach: Reach) -> bool:
     """Whether every call the tests make of a method named like ``caller`` is on
     an object of another class defining a method of that name, and none names
     the caller's own class: ``driver.Local().attach(v)`` does not run

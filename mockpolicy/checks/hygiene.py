@@ -665,31 +665,28 @@ def _restored_by_autouse(analysis: Analysis, shared: _Shared, known: dict[str, b
     return found
 
 
+_CLEANUP_DEPTH = 3  # functions followed from a fixture's code after its yield
+
+
 def _sweeps_modules_after_yield(analysis: Analysis, fixture: FunctionNode, info: ModuleInfo) -> bool:
     """Whether ``fixture`` (defined in ``info``), after its ``yield``, itself or
-    through functions of its module it calls by name (three deep), drops
+    through functions it calls (``_cleanup_with_callees``), drops
     ``sys.modules`` entries in a loop over ``sys.modules`` (ansible's
     ``nuke_module_prefix``): the suite sweeps the modules its tests make after
     each test, so what a test does to ``sys.modules`` is its to manage."""
-    functions = {name: b.function for name, b in info.bindings.items() if b.kind == "def" and b.function is not None}
-    regions: list[ast.AST] = list(_function_cleanup(fixture).nodes) if any(
-        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fixture)
-    ) else []
-    seen: set[str] = set()
-    for _ in range(3):
-        called = {
-            node.func.id for region in regions for node in ast.walk(region)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions
-        } - seen
-        seen |= called
-        regions += [functions[name] for name in sorted(called)]
-    for region in regions:
+    if not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fixture)):
+        return False
+    loops = drops = False
+    for region, home in _cleanup_with_callees(analysis, fixture, info):
         for node in ast.walk(region):
-            loops = [node.iter] if isinstance(node, (ast.For, ast.comprehension)) else []
-            if loops and any(_evaluates_to(analysis, n, Scope(info), _MODULES.qualname)
-                             for loop in loops for n in ast.walk(loop) if isinstance(n, ast.Attribute)):
-                if any(_drops_a_module(analysis, n, info) for r in regions for n in ast.walk(r)):
-                    return True
+            if isinstance(node, (ast.For, ast.comprehension)) and any(
+                isinstance(n, ast.Attribute) and _evaluates_to(analysis, n, Scope(home), _MODULES.qualname)
+                for n in ast.walk(node.iter)
+            ):
+                loops = True
+            drops = drops or _drops_a_module(analysis, node, home)
+            if loops and drops:
+                return True
     return False
 
 
@@ -923,9 +920,6 @@ def _restored_by_a_fixture(analysis: Analysis, context: Context, target: ast.Att
                     and _fixture_restores(fixture_resolver, made.cls, base, target.attr):
                 return True
     return False
-
-
-_CLEANUP_DEPTH = 3  # functions followed from a fixture's code after its yield
 
 
 def _state_reset_by_autouse(analysis: Analysis, target: ast.Attribute, scope: Scope) -> bool:
