@@ -178,6 +178,7 @@ class _Reading:
 # ``fixtures`` package's mock fixtures, which a helper installs with ``useFixture``).
 PATCHING_NAMES = frozenset({
     "patch", "object", "multiple", "setattr", "delattr", "MockPatch", "MockPatchObject", "MockPatchMultiple",
+    "MonkeyPatch",
 })
 
 

@@ -91,6 +91,7 @@ class Callee:
     allow_missing: tuple[str, bool] | None = None
     patcher: bool = False
     site: bool = True
+    sets_missing: bool = False  # a missing last name is set, never an error (fixtures.MonkeyPatch)
 
     @property
     def api(self) -> Api:
@@ -114,7 +115,9 @@ class Callee:
 
     def missing_allowed_by(self, call: ast.Call) -> str | None:
         """``keyword=value`` (``create=True``, ``raising=False``) when ``call`` lets a
-        missing target pass silently, else None."""
+        missing target pass silently (or what always does so), else None."""
+        if self.sets_missing:
+            return "MonkeyPatch (it sets a missing name)"
         if self.allow_missing is None:
             return None
         keyword, value = self.allow_missing
@@ -170,7 +173,8 @@ _KEYWORD_ONLY = 1_000  # the position of a parameter passed only by keyword (``*
 
 def _fixtures_forms(module: str) -> list[Callee]:
     """The ``fixtures`` package's mock fixtures (``self.useFixture(fixtures.MockPatch(...))``),
-    which hand their keywords to ``mock.patch`` and stop the patch at clean-up."""
+    which hand their keywords to ``mock.patch`` and stop the patch at clean-up, and
+    its ``MonkeyPatch``, which sets a dotted name and puts it back at clean-up."""
     spec, autospec = Param(_KEYWORD_ONLY, "spec"), Param(_KEYWORD_ONLY, "autospec")
     return [
         Callee(f"{module}.MockPatch", "patch", target=Param(0, "obj"), new=Param(1, "new"),
@@ -180,6 +184,9 @@ def _fixtures_forms(module: str) -> list[Callee]:
         Callee(f"{module}.MockPatchMultiple", "patch.multiple", target=Param(0, "obj"), spec=spec,
                autospec=autospec, allow_missing=_CREATE,
                own_keywords=frozenset({"obj", "spec", "create", "spec_set", "autospec", "new_callable"})),
+        # MonkeyPatch("pkg.mod.name", value) sets a dotted name, as monkeypatch.setattr's dotted form does
+        Callee(f"{module}.MonkeyPatch", "setattr", target=Param(0, "name"),
+               attribute=Param(_KEYWORD_ONLY, "attribute"), new=Param(1, "new_value"), sets_missing=True),
     ]
 
 

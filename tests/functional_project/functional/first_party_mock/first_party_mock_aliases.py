@@ -44,3 +44,20 @@ class TestMockFixtures(testtools.TestCase):
 
     def test_uses_them(self):
         assert jobs.Runner().claim() == 2
+
+
+def fake_run(order_id):
+    return order_id
+
+
+class TestMonkeyPatchFixture(testtools.TestCase):
+    def stub_out(self, old, new):
+        self.useFixture(fixtures.MonkeyPatch(old, new))
+
+    def test_set_directly(self):
+        self.useFixture(fixtures.MonkeyPatch("shopfp.jobs.run", fake_run))  # [first-party-mock]
+        self.useFixture(fixtures.MonkeyPatch("shopfp.config.RETRIES", 0))
+        self.useFixture(fixtures.MonkeyPatch("time.sleep", fake_run))
+
+    def test_through_the_suites_helper(self):
+        self.stub_out("shopfp.jobs.assign", fake_run)  # [first-party-mock]

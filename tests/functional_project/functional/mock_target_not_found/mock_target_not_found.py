@@ -2,6 +2,8 @@
 # pylint: disable=missing-docstring,import-error
 from unittest import mock
 
+import fixtures
+
 from shopfp import jobs
 from shopfp.mixins import AuditMixin
 from shopfp.storage import Storage
@@ -21,6 +23,13 @@ def test_hidden_by_create_or_raising(monkeypatch):
     with mock.patch("shopfp.jobs.helpr", create=True, autospec=True):  # [mock-target-not-found]
         pass
     monkeypatch.setattr(jobs, "helpr", lambda: 0, raising=False)  # [mock-target-not-found]
+
+
+def test_hidden_by_fixtures_monkeypatch():
+    with fixtures.MonkeyPatch("shopfp.jobs.helpr", lambda: 0):  # [mock-target-not-found]
+        pass
+    with fixtures.MonkeyPatch("shopfp.jobs.run", lambda order_id: 0):
+        pass
 
 
 def test_targets_that_exist(monkeypatch):
