@@ -33,6 +33,7 @@ from mockpolicy.telling import (
     configured_out_of_sight,
     parametrized_outcomes,
     reach_of,
+    runs_caller,
     shapes_path,
     text_runs,
     told_apart,
@@ -42,10 +43,12 @@ from mockpolicy.vocabulary import (
     EXPECTING_CONTEXTS,
     MOCK_CLASSES,
     RETURN_VALUE,
+    SETUP_NAMES,
     SIDE_EFFECT,
     TEST_PREFIX,
     SiteKind,
     callee_name,
+    is_fixture,
 )
 
 _TRY_STAR = getattr(ast, "TryStar", ast.Try)  # try/except* (3.11+)
@@ -97,6 +100,8 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     mocked: list[tuple[MockSite, Value]] = []  # every mock of a function, with the function
     for site in analysis.module.sites:
         block = _block_above(lines, site.call.lineno, by_opener)
+        if block is None and _serves_other_files(analysis, site.owner):
+            continue
         function: Value | None = None
         target = site.targets[0] if site.kind in _FUNCTION_SITES and len(site.targets) == 1 else None
         if target is not None:
@@ -162,12 +167,14 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
             nearby, _inherited_on(analysis, target, function), _patched_in(analysis, target, function),
         )
         withheld = _not_run_for_real(site, function, withheld, mocked)
-        withheld = _taken_by_siblings(analysis, site, function, withheld)
+        withheld = _taken_by_siblings(analysis, site, function, withheld, words)
         if withheld:
             yield PartialSite(site, None, function, given, missing, _shown_name(target, function), withheld)
 
 
-def _taken_by_siblings(analysis: Analysis, site: MockSite, function: Value, withheld: list[Withheld]) -> list[Withheld]:
+def _taken_by_siblings(
+    analysis: Analysis, site: MockSite, function: Value, withheld: list[Withheld], words: dict[int, frozenset[str]],
+) -> list[Withheld]:
     """``withheld`` without the arms a sibling test (of the same class; of the
     module, for test functions outside classes) takes or may take:
 
@@ -177,8 +184,9 @@ def _taken_by_siblings(analysis: Analysis, site: MockSite, function: Value, with
       (a message it logs, prints or raises). Swift's
       ``test_validate_corrupted_file`` feeds a corrupt file to the real
       ``RingBuilder.load`` and checks ``main``'s handler's message;
-    - an ``if``/``else`` arm whose caller a sibling calls with the function
-      left real (the sibling mocks nothing named like it, and no set-up,
+    - an ``if``/``else`` arm whose caller a sibling calls or reaches
+      (``runs_caller``: ``Parser()`` runs ``Parser.__init__``) with the
+      function left real (the sibling mocks nothing named like it, and no set-up,
       fixture or class decorator of the unit does): the real function's
       answers may take it, and which they take cannot be told statically
       (magnum's ``load_app`` finds an existing file for real). A handler is
@@ -193,15 +201,50 @@ def _taken_by_siblings(analysis: Analysis, site: MockSite, function: Value, with
     real: list[Context] = []
     if all(_is_test_function(other.owner) for other in mocking):
         real = [sibling for sibling in siblings if not any(other.owner is sibling for other in mocking)]
+        # the set-up runs before a test's own patches start: the function is real there
+        real += [child for child in unit.children if child.is_function and child.name in SETUP_NAMES]
     kept = []
     for held in withheld:
         caller = held.arm.caller.rpartition(".")[2]
         if held.shows and any(caller in test.names and _shows_any(test, held.shows) for test in showing):
             continue
-        if held.arm.arm != "except" and any(_calls_named(sibling, caller) for sibling in real):
+        if held.arm.arm != "except" and any(
+            _calls_named(sibling, caller) or runs_caller(analysis, sibling, held.arm.caller, function, words)
+            for sibling in real
+        ):
             continue
         kept.append(held)
     return kept
+
+
+def _serves_other_files(analysis: Analysis, context: Context) -> bool:
+    """Whether the mocks made in ``context`` apply to no test of its own file:
+    it is no test nor inside one, and neither its class (a base class whose
+    tests its subclasses in other files hold) nor any function of the file
+    calling it by name (two calls up) runs for a test here. Certbot's
+    ``get_apache_configurator`` and its ``ApacheTest.setUp`` serve tests in
+    other files, whose siblings and the arms they take are not seen here."""
+    return not _applies_to_tests_here(analysis, context, 0)
+
+
+def _applies_to_tests_here(analysis: Analysis, context: Context, depth: int) -> bool:
+    current: Context | None = context
+    while current is not None:
+        if current.is_function and _is_test_function(current):
+            return True
+        if isinstance(current.node, ast.ClassDef):
+            return any(_is_test_function(child) for child in current.children)
+        current = current.parent
+    if not context.is_function or depth >= 2:
+        return False
+    node = context.node
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(node.decorator_list):
+        return any(_is_test_function(other) for other in analysis.module.contexts)  # requested by parameter
+    return any(
+        other is not context and other.is_function and context.name in other.names
+        and _applies_to_tests_here(analysis, other, depth + 1)
+        for other in analysis.module.contexts
+    )
 
 
 def _calls_named(test: Context, name: str) -> bool:

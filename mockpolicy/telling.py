@@ -928,6 +928,26 @@ def _reaches(
     )
 
 
+def runs_caller(analysis: Analysis, test: Context, caller: str, function: Value, words: dict[int, frozenset[str]]) -> bool:
+    """Whether ``test`` may run the first-party function ``caller`` (dotted)
+    with ``function`` left real: it names it, or a function up to
+    ``_CALLER_DEPTH`` calls above it (a constructor by its class, as
+    ``Parser()`` runs ``Parser.__init__``), as a mock's own test is judged
+    to reach a caller (``_reached``); a set-up counts by what it calls."""
+    value = analysis.resolver.resolve_dotted(caller)
+    if value.kind is not Kind.FUNCTION or value.function is None:
+        return False
+    info = analysis.resolver.index.get(value.module)
+    owner = f"{value.owner.module}.{value.owner.qualname}" if value.owner is not None else ""
+    found = Caller(caller, value.function, [], Lines(""), info, owner)
+    if test.name in SETUP_NAMES:  # what a set-up itself calls, not what its class's tests name
+        own = frozenset(callee_name(call) for call in test.calls) - {""}
+        reach = Reach(own, file_imports(analysis), lambda: Usage(own, False), applying=(test,))
+    else:
+        reach = reach_of(analysis, test, words)
+    return _reached(analysis, found, reach, function, 0, frozenset({function.qualname}))
+
+
 def _class_named_in_file(analysis: Analysis, owner: str, reach: Reach) -> bool:
     """Whether the test file names the class ``owner`` (dotted) anywhere: a
     method name alone (``execute``, ``get``) is shared by many classes of a

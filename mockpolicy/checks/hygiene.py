@@ -553,8 +553,9 @@ def _handed_on_only(tree: ast.AST) -> frozenset[str]:
 
 @dataclass
 class _TakenBack:
-    """Keys of os.environ/sys.modules a test adds and later deletes again:
-    the deletions (ids), and each addition's id with the deleting line."""
+    """Keys of os.environ/sys.modules a test adds and later deletes again, or
+    sets back to the value it saved first: the taking back (ids), and each
+    addition's id with the taking-back line."""
 
     restores: set[int] = field(default_factory=set)
     added: dict[int, int] = field(default_factory=dict)
@@ -577,11 +578,28 @@ def _keys_taken_back(context: Context, ordered: list[ast.AST]) -> _TakenBack:
             return f"{ast.unparse(container)}[each of {loops[key.id]}]"
         return f"{ast.unparse(container)}[{ast.unparse(key)}]"
 
+    def saved_from(value: ast.expr, key: str) -> bool:
+        """Whether ``value`` is a name the test bound once to what ``key`` held
+        (``saved = sys.modules["m"]`` or ``sys.modules.get("m")``)."""
+        bound = context.assigns.get(value.id, []) if isinstance(value, ast.Name) else []
+        if len(bound) != 1:
+            return False
+        read = bound[0]
+        if isinstance(read, ast.Subscript):
+            return key_of(read.value, read.slice) == key
+        return isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute) and read.func.attr == "get" \
+            and bool(read.args) and key_of(read.func.value, read.args[0]) == key
+
     found = _TakenBack()
     added: dict[str, ast.AST] = {}
     for node in ordered:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
-            added.setdefault(key_of(node.targets[0].value, node.targets[0].slice), node)
+            key = key_of(node.targets[0].value, node.targets[0].slice)
+            if key in added and saved_from(node.value, key):  # the saved value put back
+                found.restores.add(id(node))
+                found.added.setdefault(id(added[key]), node.lineno)
+                continue
+            added.setdefault(key, node)
             continue
         if isinstance(node, ast.Delete):
             keys = [key_of(t.value, t.slice) for t in node.targets if isinstance(t, ast.Subscript)]

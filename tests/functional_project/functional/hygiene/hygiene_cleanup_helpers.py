@@ -65,3 +65,9 @@ def test_assignment_before_the_raise():
     with pytest.raises(ValueError):
         config.RETRIES = 0  # [unrestored-attribute-assignment]
         int("three")
+
+
+def test_saved_and_put_back():
+    saved = sys.modules["json"]
+    sys.modules["json"] = None  # [unrestored-sys-modules-mutation]
+    sys.modules["json"] = saved  # the saved value put back: only if the test passes

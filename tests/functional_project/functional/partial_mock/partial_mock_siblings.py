@@ -159,3 +159,31 @@ class TestUntypedReceiver(unittest.TestCase):
     def test_pass(self, read):  # the receiver may be a Lane: ExpressLane, named too, does not rule it out
         self.assertIsNotNone(express.ExpressLane)
         self.assertEqual("APPROVED", self.lane.pass_through("x", mock.Mock()))
+
+
+class TestConstructedBySibling(unittest.TestCase):
+    @mock.patch("shopfp.gates.is_open", return_value=False)  # a sibling builds a Gatehouse with the real is_open
+    def test_closed(self, is_open):
+        self.assertRaises(turnstile.TurnstileJammed, turnstile.Gatehouse, "x")
+
+    def test_open(self):
+        self.assertEqual("open", turnstile.Gatehouse("open").name)
+
+
+class TestConstructedInSetUp(unittest.TestCase):
+    def setUp(self):
+        self.house = turnstile.Gatehouse("open")  # before the test's patch starts: is_open is real here
+
+    @mock.patch("shopfp.gates.is_open", return_value=False)
+    def test_closed(self, is_open):
+        self.assertRaises(turnstile.TurnstileJammed, turnstile.Gatehouse, "x")
+
+
+class TestSetUpOnlyReferences(unittest.TestCase):
+    def setUp(self):
+        self.build = turnstile.Gatehouse  # named, not called: runs nothing
+
+    @mock.patch("shopfp.gates.is_open", return_value=False)  # [undocumented-partial-mock]
+    def test_closed(self, is_open):
+        self.assertIs(self.build, turnstile.Gatehouse)
+        self.assertRaises(turnstile.TurnstileJammed, turnstile.Gatehouse, "x")
