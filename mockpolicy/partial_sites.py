@@ -100,7 +100,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     mocked: list[tuple[MockSite, Value]] = []  # every mock of a function, with the function
     for site in analysis.module.sites:
         block = _block_above(lines, site.call.lineno, by_opener)
-        if block is None and _serves_other_files(analysis, site.owner):
+        if block is None and not _applies_to_tests_here(analysis, site.owner):
             continue
         function: Value | None = None
         target = site.targets[0] if site.kind in _FUNCTION_SITES and len(site.targets) == 1 else None
@@ -217,17 +217,13 @@ def _taken_by_siblings(
     return kept
 
 
-def _serves_other_files(analysis: Analysis, context: Context) -> bool:
-    """Whether the mocks made in ``context`` apply to no test of its own file:
-    it is no test nor inside one, and neither its class (a base class whose
-    tests its subclasses in other files hold) nor any function of the file
-    calling it by name (two calls up) runs for a test here. Certbot's
-    ``get_apache_configurator`` and its ``ApacheTest.setUp`` serve tests in
-    other files, whose siblings and the arms they take are not seen here."""
-    return not _applies_to_tests_here(analysis, context, 0)
-
-
-def _applies_to_tests_here(analysis: Analysis, context: Context, depth: int) -> bool:
+def _applies_to_tests_here(analysis: Analysis, context: Context, depth: int = 0) -> bool:
+    """Whether the mocks made in ``context`` apply to a test of its own file:
+    it is a test or inside one, its class has tests of its own, it is a
+    fixture of a file with tests, or a function of the file calling it by name
+    (two calls up) does so. Certbot's ``get_apache_configurator`` and its
+    ``ApacheTest.setUp`` serve tests in other files, whose siblings and the
+    arms they take are not seen here."""
     current: Context | None = context
     while current is not None:
         if current.is_function and _is_test_function(current):

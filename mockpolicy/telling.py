@@ -942,7 +942,9 @@ def runs_caller(analysis: Analysis, test: Context, caller: str, function: Value,
     found = Caller(caller, value.function, [], Lines(""), info, owner)
     if test.name in SETUP_NAMES:  # what a set-up itself calls, not what its class's tests name
         own = frozenset(callee_name(call) for call in test.calls) - {""}
-        reach = Reach(own, file_imports(analysis), lambda: Usage(own, False), applying=(test,))
+        if analysis.imports is None:
+            analysis.imports = file_imports(analysis)
+        reach = Reach(own, analysis.imports, lambda: Usage(own, False), applying=(test,))
     else:
         reach = reach_of(analysis, test, words)
     return _reached(analysis, found, reach, function, 0, frozenset({function.qualname}))
