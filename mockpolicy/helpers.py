@@ -2,7 +2,8 @@
 
 A helper is a function or method whose body makes a patch from its own
 parameters and hands it on: returns the patcher, starts it, registers it, or
-enters it around a ``yield``. ``TestCase.mock_object(obj, attr, new=None,
+enters it around a ``yield``; or one returning its only patch, of a target
+fixed by constants, unstarted (a factory: ``patch_display_util()``). ``TestCase.mock_object(obj, attr, new=None,
 **kw)`` doing ``patch.object(obj, attr, new, **kw).start()`` plus
 ``addCleanup(patcher.stop)`` is the common one. A call of a helper is a mock
 site: the mocking call the helper makes, with the caller's arguments put in
@@ -64,6 +65,7 @@ class Helper:
     kwarg: str | None = None
     hands_patcher: bool = False  # returns the patcher unstarted: the caller starts or enters it
     function: FunctionNode | None = field(default=None, compare=False)  # the helper's own definition
+    fixed: bool = False  # patches a target of its own, whatever the caller passes (a factory of one patch)
 
     def call_for(self, call: ast.Call) -> ast.Call | None:
         """The mocking call that ``call`` of this helper makes, at ``call``'s place;
@@ -254,6 +256,8 @@ class Helpers:
             return True
         top = module.partition(".")[0]
         located = self.resolver.index.locate(top) if top.isidentifier() else None  # noted as a dependency
+        if located is not None and located[0] is None and module != top:  # a namespace package: its module
+            located = self.resolver.index.locate(module)
         path = located[0] if located is not None else None
         return path is not None and not any(
             path.is_relative_to(root) and path.relative_to(root).parts[0] == top for root in project.source_roots
@@ -319,26 +323,29 @@ class Helpers:
         if found is None:
             return None
         entry, template, hands_patcher = found
+        fixed = not any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(template))
         return Helper(
             qualname, entry, template, tuple(positional), frozenset(named), defaults, vararg, kwarg, hands_patcher,
-            function,
+            function, fixed,
         )
 
     def _direct(self, reading: _Reading) -> tuple[Callee, ast.Call, bool] | None:
-        """The one mocking call of the body whose target is a parameter, and how
-        the body hands it on; None for none, several, or one kept to itself."""
+        """The one mocking call of the body whose target is a parameter (or its
+        only one, of a fixed target, returned unstarted), and how the body
+        hands it on; None for none, several, or one kept to itself."""
         made: list[tuple[Callee, ast.Call]] = []
         for node in reading.nodes:
             if isinstance(node, ast.Call) and callee_name(node) in PATCHING_NAMES:
                 entry = SITE_CALLEES.get(self._callee(node.func, reading) or "")
-                if entry is not None and entry.kind in HELPER_KINDS and _from_parameters(entry, node, reading):
+                if entry is not None and entry.kind in HELPER_KINDS:
                     made.append((entry, node))
-        if len(made) != 1:
+        parametrized = [(entry, node) for entry, node in made if _from_parameters(entry, node, reading)]
+        if len(parametrized) != 1 and len(made) != 1:
             return None
-        entry, call = made[0]
+        entry, call = parametrized[0] if len(parametrized) == 1 else made[0]
         handed = _handed(reading.nodes, call, entry)
-        if handed is None:
-            return None
+        if handed is None or not (parametrized or (handed and _fixed_target(entry, call))):
+            return None  # a fixed target counts only in a factory returning the patcher unstarted
         return entry, _template(call, reading), handed
 
     def _wrapped(self, reading: _Reading, owner: ClassInfo | None, depth: int) -> tuple[Callee, ast.Call, bool] | None:
@@ -549,6 +556,8 @@ def _handed(nodes: list[ast.AST], call: ast.Call, entry: Callee) -> bool | None:
     is_generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes)
 
     def is_it(expr: ast.expr | None) -> bool:
+        if isinstance(expr, ast.Call) and callee_name(expr) == "cast" and len(expr.args) == 2:
+            expr = expr.args[1]  # typing.cast(mock.MagicMock, patcher) is the patcher
         return expr is call or (isinstance(expr, ast.Name) and expr.id in names)
 
     for node in nodes:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mockpolicy.analysis import Analysis
+from mockpolicy.functions import FunctionNode
 from mockpolicy.outcomes import (
     AN_EXCEPTION,
     MOCK_VALUE,
@@ -26,14 +27,16 @@ from mockpolicy.outcomes import (
 )
 from mockpolicy.partials import Block, parse_blocks
 from mockpolicy.sites import Context, MockSite, Target, root_key
-from mockpolicy.symbols import Kind, Value
+from mockpolicy.symbols import Kind, Scope, Value
 from mockpolicy.telling import (
     Reach,
     Withheld,
     configured_out_of_sight,
     parametrized_outcomes,
     reach_of,
+    reaches_caller,
     runs_caller,
+    set_up_reach,
     shapes_path,
     text_runs,
     told_apart,
@@ -198,23 +201,84 @@ def _taken_by_siblings(
     showing = [site.owner, *siblings]  # the test itself may take the arm through another source
     name = function.qualname.rpartition(".")[2]
     mocking = [other for other in analysis.module.sites if other.replaced_name == name and _unit(other.owner) is unit]
+    mocked_in = _tests_mocking(unit, mocking, siblings)
     real: list[Context] = []
-    if all(_is_test_function(other.owner) for other in mocking):
-        real = [sibling for sibling in siblings if not any(other.owner is sibling for other in mocking)]
+    set_up: Reach | None = None
+    if mocked_in is not None:
+        real = [sibling for sibling in siblings if id(sibling) not in mocked_in]
         # the set-up runs before a test's own patches start: the function is real there
-        real += [child for child in unit.children if child.is_function and child.name in SETUP_NAMES]
+        set_up = set_up_reach(analysis, _set_ups(analysis, unit), name)
     kept = []
     for held in withheld:
         caller = held.arm.caller.rpartition(".")[2]
         if held.shows and any(caller in test.names and _shows_any(test, held.shows) for test in showing):
             continue
-        if held.arm.arm != "except" and any(
-            _calls_named(sibling, caller) or runs_caller(analysis, sibling, held.arm.caller, function, words)
-            for sibling in real
+        if held.arm.arm != "except" and (
+            any(
+                _calls_named(sibling, caller) or runs_caller(analysis, sibling, held.arm.caller, function, words)
+                for sibling in real
+            ) or (set_up is not None and reaches_caller(analysis, set_up, held.arm.caller, function))
         ):
             continue
         kept.append(held)
     return kept
+
+
+def _tests_mocking(unit: Context, mocking: list[MockSite], tests: list[Context]) -> set[int] | None:
+    """The ids of the ``tests`` of ``unit`` that ``mocking`` (mocks of one
+    function) apply to: made in the test, or in a helper method of the class
+    the test calls by name (certbot's ``_test_prepare_locked``). None when
+    one applies to every test: made in a set-up, a fixture or a class
+    decorator."""
+    found: set[int] = set()
+    for other in mocking:
+        owner: Context | None = other.owner
+        while owner is not None and owner is not unit and not _is_test_function(owner):
+            if owner.parent is unit:
+                break
+            owner = owner.parent
+        if owner is None or owner is unit:
+            return None
+        if _is_test_function(owner):
+            found.add(id(owner))
+            continue
+        node = owner.node
+        if not owner.is_function or owner.name in SETUP_NAMES or (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(node.decorator_list)
+        ):
+            return None
+        if any(child.name in SETUP_NAMES and owner.name in child.names for child in unit.children):
+            return None  # a helper the set-up calls
+        found.update(id(test) for test in tests if owner.name in test.names)
+    return found
+
+
+def _set_ups(analysis: Analysis, unit: Context) -> list[tuple[FunctionNode, Scope]]:
+    """The set-up methods that run for the tests of the class ``unit``, with
+    where their names are looked up: its own, and those of its project base
+    classes (another module's too) while each set-up calls the one above it
+    (``super().setUp()``) or the class has none."""
+    if unit.class_info is None:  # a module's setup_module/setup_function
+        return [
+            (child.node, analysis.module.scope(child)) for child in unit.children
+            if isinstance(child.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and child.name in SETUP_NAMES
+        ]
+    found: list[tuple[FunctionNode, Scope]] = []
+    for cls in analysis.resolver.project_lineage(unit.class_info):
+        scope = analysis.resolver.module_scope(cls.module)
+        own = [
+            binding.function for set_up, binding in cls.members.items()
+            if set_up in SETUP_NAMES and binding.kind == "def" and binding.function is not None
+        ]
+        if scope is None:
+            break
+        found += [(function, scope) for function in own]
+        if own and not any(
+            callee_name(call) in SETUP_NAMES
+            for function in own for call in ast.walk(function) if isinstance(call, ast.Call)
+        ):
+            break  # this set-up does not run its base's
+    return found
 
 
 def _applies_to_tests_here(analysis: Analysis, context: Context, depth: int = 0) -> bool:

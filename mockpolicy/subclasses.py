@@ -35,6 +35,15 @@ class Subclasses:
                 return True
         return False
 
+    def override(self, cls: ClassInfo, name: str, inherited: Value) -> bool:
+        """Whether a known subclass of ``cls`` in the project has ``name`` as
+        something other than ``inherited`` (its own override, or another base's)."""
+        for sub in self._subclasses(cls, None):
+            found = self.resolver.attribute(Value(Kind.CLASS, module=sub.module, qualname=sub.qualname, cls=sub), name)
+            if found.kind is not Kind.MISSING and (found.module, found.qualname) != (inherited.module, inherited.qualname):
+                return True
+        return False
+
     def _subclasses(self, cls: ClassInfo, extra: ModuleInfo | None) -> Iterator[ClassInfo]:
         short = cls.qualname.rpartition(".")[2]
         modules = [self.resolver.index.get(name) for name in self._modules_mentioning(cls.module, short)]

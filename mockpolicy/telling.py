@@ -33,7 +33,7 @@ from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.source import Lines, segment
-from mockpolicy.symbols import UNKNOWN, Binding, ClassInfo, Kind, ModuleInfo, Value
+from mockpolicy.symbols import UNKNOWN, Binding, ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     ALWAYS_SKIP_MARKERS,
     AUTOUSE_KEYWORD,
@@ -933,21 +933,68 @@ def runs_caller(analysis: Analysis, test: Context, caller: str, function: Value,
     with ``function`` left real: it names it, or a function up to
     ``_CALLER_DEPTH`` calls above it (a constructor by its class, as
     ``Parser()`` runs ``Parser.__init__``), as a mock's own test is judged
-    to reach a caller (``_reached``); a set-up counts by what it calls."""
+    to reach a caller (``_reached``)."""
+    return reaches_caller(analysis, reach_of(analysis, test, words), caller, function)
+
+
+def reaches_caller(analysis: Analysis, reach: Reach, caller: str, function: Value) -> bool:
+    """Whether code reaching what ``reach`` holds may run ``caller`` (dotted)
+    with ``function`` left real (``runs_caller``)."""
     value = analysis.resolver.resolve_dotted(caller)
     if value.kind is not Kind.FUNCTION or value.function is None:
         return False
     info = analysis.resolver.index.get(value.module)
     owner = f"{value.owner.module}.{value.owner.qualname}" if value.owner is not None else ""
     found = Caller(caller, value.function, [], Lines(""), info, owner)
-    if test.name in SETUP_NAMES:  # what a set-up itself calls, not what its class's tests name
-        own = frozenset(callee_name(call) for call in test.calls) - {""}
-        if analysis.imports is None:
-            analysis.imports = file_imports(analysis)
-        reach = Reach(own, analysis.imports, lambda: Usage(own, False), applying=(test,))
-    else:
-        reach = reach_of(analysis, test, words)
     return _reached(analysis, found, reach, function, 0, frozenset({function.qualname}))
+
+
+_SET_UP_DEPTH = 2  # calls down from a set-up into the tests' own helpers
+
+
+def set_up_reach(analysis: Analysis, set_ups: Sequence[tuple[FunctionNode, Scope]], mocked: str) -> Reach | None:
+    """What set-up code (each with the scope its names are looked up in)
+    reaches code by: what it calls, also inside the tests' own helpers it
+    calls, ``_SET_UP_DEPTH`` calls down (certbot's ``setUp`` ->
+    ``util.get_apache_configurator`` -> ``config.prepare()``), the names and
+    attributes it reads (a class it builds), and what it and their modules
+    import. None when that code names the function ``mocked`` in a string
+    (``patch("pkg.mod.mocked")``, ``patch.object(C, "mocked")``): it may
+    mock it, and the function is not real there."""
+    called: set[str] = set()
+    read: set[str] = set()
+    imports: set[str] = set()
+    seen: set[int] = set()
+    helpers = analysis.module.helpers
+    todo = [(node, scope, 0) for node, scope in set_ups]
+    while todo:
+        node, scope, depth = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        imports.update(b.target for b in scope.module.bindings.values() if b.kind == "import")
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                if sub.value == mocked or sub.value.endswith("." + mocked):
+                    return None
+            elif isinstance(sub, ast.Name):
+                read.add(sub.id)
+            elif isinstance(sub, ast.Attribute):
+                read.add(sub.attr)
+            elif isinstance(sub, ast.Import):
+                imports.update(alias.name for alias in sub.names)
+            elif isinstance(sub, ast.ImportFrom) and sub.module and not sub.level:
+                imports.update(f"{sub.module}.{alias.name}" for alias in sub.names)
+            elif isinstance(sub, ast.Call):
+                called.add(callee_name(sub))
+                if depth < _SET_UP_DEPTH and helpers is not None:
+                    value = analysis.resolver.evaluate(sub.func, scope)
+                    own = analysis.resolver.module_scope(value.module) if value.kind is Kind.FUNCTION else None
+                    if value.function is not None and own is not None and helpers.of_the_tests(value.module):
+                        todo.append((value.function, own, depth + 1))
+    names = frozenset(called - {""})
+    words = frozenset(read)
+    return Reach(names, frozenset(imports), lambda: Usage(names, False), file_words=lambda: words)
 
 
 def _class_named_in_file(analysis: Analysis, owner: str, reach: Reach) -> bool:

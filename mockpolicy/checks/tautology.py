@@ -12,7 +12,7 @@ from mockpolicy.findings import Finding
 from mockpolicy.functions import dotted_parts, walk
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import Context, MockSite, root_key
-from mockpolicy.symbols import Kind, Value
+from mockpolicy.symbols import Kind, Scope, Value
 from mockpolicy.telling import Reach, calls_unconditionally, reach_of
 from mockpolicy.vocabulary import (
     ASSERT_METHODS,
@@ -376,16 +376,37 @@ def _seen_unconditional(
             if function.kind is not Kind.FUNCTION or function.function is None:
                 return None
             short = function.qualname.rpartition(".")[2]
-            if any(
-                callee_name(call) == short and _same_function(analysis.resolver.evaluate(call.func, scope), function)
-                for call in context.calls
-            ):
+            own_calls = [
+                call for call in context.calls
+                if callee_name(call) == short and _same_function(analysis.resolver.evaluate(call.func, scope), function)
+            ]
+            if own_calls and _may_run_an_override(analysis, function, own_calls, scope):
+                return None
+            if own_calls:
                 continue
             itself = False
             reach = reach_of(analysis, context, {}) if reach is None else reach
             if not calls_unconditionally(analysis, function, reach, arguments_matter):
                 return None
     return itself
+
+
+def _may_run_an_override(analysis: Analysis, function: Value, calls: list[ast.Call], scope: Scope) -> bool:
+    """Whether a call of the method ``function`` on an instance may run a
+    subclass's override instead: a known subclass of the instance's class
+    defines it, and the object is not built in the call itself
+    (``self.config``, typed ``ApacheConfigurator`` by a helper's annotation,
+    may be a ``DebianConfigurator`` whose ``enable_site`` decides whether to
+    call the parent's)."""
+    name = function.qualname.rpartition(".")[2]
+    for call in calls:
+        if not isinstance(call.func, ast.Attribute) or isinstance(call.func.value, ast.Call):
+            continue
+        receiver = analysis.resolver.evaluate(call.func.value, scope)
+        if receiver.kind is Kind.INSTANCE and receiver.cls is not None \
+                and analysis.known_subclasses().override(receiver.cls, name, function):
+            return True
+    return False
 
 
 def _checks_arguments(node: ast.AST) -> bool:

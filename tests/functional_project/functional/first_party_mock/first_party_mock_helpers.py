@@ -89,3 +89,25 @@ class TestSpiesMadeByAHelper(unittest.TestCase):
         store = Storage()
         with self._fake_save(store):  # [first-party-mock]
             store.save(1, 2)
+
+
+def patch_gauge_here():
+    """This file's own factory of a fixed patch: its body is the mock site."""
+    return mock.patch("shopfp.plant.read_gauge", return_value=3)  # [first-party-mock, unspecced-mock]
+
+
+class TestFactoriesOfAFixedPatch(unittest.TestCase):
+    """``testing.patch_gauge()`` returns a patch of a fixed target: each call is
+    a mock site, as the patch written out would be."""
+
+    @testing.patch_gauge()  # [first-party-mock, unspecced-mock]
+    def test_decorated(self, gauge):
+        self.assertEqual(gauge.return_value, 7)
+
+    def test_entered(self):
+        with testing.patch_gauge() as gauge:  # [first-party-mock, unspecced-mock]
+            self.assertEqual(gauge.return_value, 7)
+
+    def test_this_files_factory(self):
+        with patch_gauge_here() as gauge:
+            self.assertEqual(gauge.return_value, 3)

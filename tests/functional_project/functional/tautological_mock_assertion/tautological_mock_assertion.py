@@ -266,3 +266,26 @@ def test_a_non_callable_mock_asserts_the_call_is_not_made(load, mocker):
     order_id = "a"
     relay.forward(order_id)
     save.assert_called_once_with(order_id, mock.ANY)
+
+
+class TestSubclassOverrideMayRun(unittest.TestCase):
+    """``make_valve`` is declared to return a Valve, but a subclass overrides
+    ``shut`` and decides whether to call the parent's: the assertion checks
+    that decision."""
+
+    def setUp(self):
+        from shopfp import testing  # pylint: disable=import-outside-toplevel
+
+        self.valve = testing.make_valve("safety")
+
+    def test_shut_reaches_the_parent(self):
+        with mock.patch("shopfp.plant.Valve.shut") as shut:  # [first-party-mock]
+            self.valve.shut()
+            assert shut.called
+
+    def test_built_from_the_class_itself(self):
+        from shopfp import plant  # pylint: disable=import-outside-toplevel
+
+        with mock.patch("shopfp.plant.Valve.shut") as shut:  # [first-party-mock]
+            plant.Valve().shut()
+            assert shut.called  # [tautological-mock-assertion]

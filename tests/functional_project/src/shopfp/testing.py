@@ -2,9 +2,12 @@
 base TestCase whose helpers patch for the tests."""
 
 import unittest
+from typing import cast
 from unittest import mock
 
 import fixtures
+
+from shopfp import plant
 
 
 class TestCase(unittest.TestCase):
@@ -102,3 +105,22 @@ class FakeClock:
 
     def now(self):
         return 0
+
+
+class PlantTest(unittest.TestCase):
+    """A base class: its set-up builds a plant, whose constructor loads it
+    with the real ``valve_open``."""
+
+    def setUp(self):
+        from shopfp.plant import Plant  # pylint: disable=import-outside-toplevel
+
+        self.plant = Plant(["a", "b"])
+
+
+def make_valve(kind) -> plant.Valve:
+    return plant.KINDS[kind]()
+
+
+def patch_gauge():
+    """A factory of one fixed patch: every call patches read_gauge."""
+    return cast(mock.MagicMock, mock.patch("shopfp.plant.read_gauge", return_value=7))
