@@ -20,7 +20,7 @@ from mockpolicy.bodies import reading_once
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
 from mockpolicy.functions import FunctionNode, dotted_parts, is_none, statements, walk
-from mockpolicy.helpers import OPAQUE
+from mockpolicy.helpers import MOCKING_WORDS, OPAQUE
 from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
@@ -429,8 +429,10 @@ class Family:
     """A group of rules decided together by one ``check``.
 
     ``prefilter`` is the cheap test the family needs: the engine runs ``check``
-    on a file only when the pattern occurs in the file's bytes, so it must match
-    every file in which the family could report anything.
+    on a file only when the pattern occurs in the file's bytes (or, for a
+    family of ``MOCK_WORDS``, when the file calls one of the project's mock
+    helpers: ``Engine.families_for``), so it must match every file in which
+    the family could report anything.
     """
 
     name: str
@@ -443,8 +445,9 @@ class Family:
         return self.prefilter.search(data) is not None
 
 
-# Files without any of these words contain no mock site.
-MOCK_WORDS = re.compile(rb"mock|Mock|patch")
+# Files without any of these words make no mock site themselves (a call of a
+# project's helper may: ``Engine.families_for``).
+MOCK_WORDS = MOCKING_WORDS
 
 
 def _original_spellings(site: MockSite) -> set[str]:

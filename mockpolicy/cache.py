@@ -34,8 +34,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mockpolicy.deps import UNREADABLE, digest, listing_fact, located_fact
+from mockpolicy.deps import UNREADABLE, digest, listing_fact, located_fact, words_fact
 from mockpolicy.findings import Finding
+from mockpolicy.helpers import project_helper_words
 from mockpolicy.index import ModuleIndex
 from mockpolicy.libraries import library_roots
 from mockpolicy.project import ConfigError, Project, resolved
@@ -216,6 +217,8 @@ class FindingsCache:
             return "1" if Path(name).is_file() else "0"
         if kind == "s":
             return listing_fact(self.project.code_under_test())
+        if kind == "h":
+            return words_fact(project_helper_words(self.project))
         if kind in ("l", "m") and tag in ("p", "l"):
             located = self._index(tag).locate(name)
             if kind == "l":

@@ -11,7 +11,10 @@ used, each with the *fact* the run observed when it first read it:
 - ``("r", "", path)``: a digest of the bytes of a file read outside an index;
 - ``("e", "", path)``: whether ``path`` is a regular file;
 - ``("s", "", "")``: the list of the project's code under test
-  (``Project.code_under_test``), which a search for callers walks.
+  (``Project.code_under_test``), which a search for callers walks;
+- ``("h", "", "")``: the names of the project's possible mock helpers
+  (``helpers.project_helper_words``), by which a file without mocking words
+  is analysed or not.
 
 Results an engine remembers across files (resolved targets, fixture values,
 function results) keep the dependencies of their computation
@@ -48,6 +51,14 @@ def located_fact(located: tuple[Path | None, bool] | None) -> str:
         return "-"
     path, is_package = located
     return f"{'P' if is_package else 'M'}{path if path is not None else ''}"
+
+
+HELPER_WORDS_DEP: Dep = ("h", "", "")
+
+
+def words_fact(words: frozenset[str]) -> str:
+    """The fact of a set of names: a digest of them sorted."""
+    return digest("\n".join(sorted(words)).encode("utf-8", "surrogateescape"))
 
 
 def listing_fact(paths: list[Path]) -> str:

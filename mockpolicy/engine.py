@@ -14,13 +14,13 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from mockpolicy.analysis import Analysis, Family, Memo
+from mockpolicy.analysis import MOCK_WORDS, Analysis, Family, Memo
 from mockpolicy.annotations import Annotations
 from mockpolicy.checks import FAMILIES
-from mockpolicy.deps import Tracker
+from mockpolicy.deps import HELPER_WORDS_DEP, Tracker, words_fact
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import Fixtures
-from mockpolicy.helpers import Helpers
+from mockpolicy.helpers import Helpers, calls_any, project_helper_words
 from mockpolicy.index import ModuleIndex, module_name_for, summarize
 from mockpolicy.libraries import Libraries
 from mockpolicy.project import Project, find_root, load_project
@@ -53,6 +53,8 @@ class Engine:
         self.memo = Memo(self.tracker)
         self.subclasses = Subclasses(self.resolver)
         self.helpers = Helpers(self.resolver, project.mock_helpers)
+        self._helper_words: frozenset[str] | None = None
+        self._helper_bytes: frozenset[bytes] = frozenset()
 
     def read(self, path: str | Path) -> bytes:
         """The bytes of the source file at ``path``, within the project's size
@@ -85,7 +87,7 @@ class Engine:
         its pre-filter matches and, given ``rules`` (symbols), when one of its
         rules is among them; a file no family wants is not parsed. Findings of
         rules outside ``rules`` may come too: the caller filters."""
-        wanted = [family for family in self.families if family.wants(data)]
+        wanted = self.families_for(data)
         if rules is not None:
             chosen = [family for family in wanted if any(rule.symbol in rules for rule in family.rules)]
             wanted = wanted if any(family.reads_notes for family in chosen) else chosen
@@ -93,6 +95,30 @@ class Engine:
             return []
         findings, failure = self.inspect(path, data, lambda analysis: _run(wanted, analysis))
         return [failure] if failure is not None else sorted(findings or [])
+
+    def families_for(self, data: bytes) -> list[Family]:
+        """The families whose pre-filter ``data`` passes; a file calling a mock
+        helper of the project's tests by name (``helper_words``) passes
+        ``MOCK_WORDS`` too: the helper makes its mock sites (tempest's
+        ``self.check_service_client_function(...)``)."""
+        wanted = [family for family in self.families if family.wants(data)]
+        if len(wanted) < len(self.families) and any(f.prefilter is MOCK_WORDS for f in self.families if f not in wanted):
+            if calls_any(data, self._helper_names()):
+                wanted = [f for f in self.families if f in wanted or f.prefilter is MOCK_WORDS]
+        return wanted
+
+    def helper_words(self) -> frozenset[str]:
+        """``helper_words`` of the project's tests, read once per engine (a
+        dependency of every file it decides about)."""
+        if self._helper_words is None:
+            self._helper_words = project_helper_words(self.project)
+            self._helper_bytes = frozenset(word.encode() for word in self._helper_words)
+        self.tracker.observe(HELPER_WORDS_DEP, words_fact(self._helper_words))
+        return self._helper_words
+
+    def _helper_names(self) -> frozenset[bytes]:
+        self.helper_words()
+        return self._helper_bytes
 
     def inspect(self, path: str, data: bytes, job: Callable[[Analysis], T]) -> tuple[T | None, Finding | None]:
         """Run ``job`` on the analysis of one file: ``(result, None)``, or

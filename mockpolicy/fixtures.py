@@ -36,7 +36,7 @@ def _fixture_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     return node.name
 
 
-def _is_autouse(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def is_autouse(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(
         isinstance(d, ast.Call) and any(
             k.arg == "autouse" and isinstance(k.value, ast.Constant) and k.value.value is True for k in d.keywords
@@ -133,7 +133,7 @@ class Fixtures:
         those of the conftest files and plugins above it."""
         return [
             found for module in (test_module, *self.chain(directory))
-            for found in self._definitions(module).values() if _is_autouse(found[0])
+            for found in self._definitions(module).values() if is_autouse(found[0])
         ]
 
     def find(self, name: str, test_module: ModuleInfo, directory: Path) -> FixtureDef | None:
@@ -251,7 +251,7 @@ class Fixtures:
         if found is None:
             found = {}
             for function, _ in self._definitions(module).values():
-                if not _is_autouse(function) or not is_fixture(function.decorator_list):
+                if not is_autouse(function) or not is_fixture(function.decorator_list):
                     continue
                 for node in ast.walk(function):
                     if not isinstance(node, ast.Assign):

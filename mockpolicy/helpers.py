@@ -18,9 +18,13 @@ as ``patch.object(obj, "name", ...)`` or ``patch("dotted.target", ...)``.
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings, own_nodes
+from mockpolicy.project import Project
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
@@ -31,7 +35,10 @@ from mockpolicy.vocabulary import (
     MONKEYPATCH_FIXTURE,
     MONKEYPATCH_ROOT,
     PATCHER_START,
+    SETUP_NAMES,
     SITE_CALLEES,
+    TEARDOWN_NAMES,
+    TEST_PREFIX,
     Callee,
     SiteKind,
     callee_name,
@@ -578,3 +585,77 @@ def _callee_tail(call: ast.Call) -> str:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
+
+
+# The words without which a text makes no mock site by itself (``MonkeyPatch``
+# and ``MockPatch`` of the fixtures package included), and a ``def`` line.
+MOCKING_WORDS = re.compile(rb"mock|Mock|patch|Patch")
+_DEF = re.compile(rb"def[ \t]+(\w+)[ \t]*\(")  # found by its literal, then checked to start a line
+# A word before "(", across spaces, line continuations and closing parentheses
+# (possessive, from a word's start: no backtracking over every word).
+CALLED_WORD = re.compile(rb"(?<!\w)(\w++)[\s\\)]*+\(")
+
+
+def helper_words(sources: Iterable[bytes], declared: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The names of the functions of the tests that may be mock helpers, read
+    from their text alone (a superset: a file calling none of them and
+    holding no mocking word makes no mock site): each ``def`` whose text, up
+    to the next ``def``, nested ones included, holds a mocking word, or calls
+    a name found so (``MAX_WRAPPING`` levels); no test, set-up, tear-down or
+    dunder. The last names of the ``declared`` helpers too."""
+    found = {name.rpartition(".")[2].encode() for name in declared}
+    calling: list[tuple[bytes, frozenset[bytes]]] = []  # defs without mocking words: (name, what they call)
+    for data in sources:
+        if not MOCKING_WORDS.search(data):
+            continue
+        matches = list(_def_lines(data))
+        enclosing: list[tuple[int, bytes]] = []
+        for number, (indent, match) in enumerate(matches):
+            name = match.group(1)
+            while enclosing and enclosing[-1][0] >= indent:
+                enclosing.pop()
+            enclosing.append((indent, name))
+            end = matches[number + 1][1].start() if number + 1 < len(matches) else len(data)
+            if MOCKING_WORDS.search(data, match.end(), end):
+                found.update(outer for _, outer in enclosing)
+            else:
+                calling.append((name, frozenset(CALLED_WORD.findall(data, match.end(), end))))
+    for _ in range(MAX_WRAPPING):
+        found.update(name for name, calls in calling if not calls.isdisjoint(found))
+    skipped = SETUP_NAMES | TEARDOWN_NAMES
+    names = (name.decode("ascii", "replace") for name in found)
+    return frozenset(
+        name for name in names
+        if not name.startswith(TEST_PREFIX) and name not in skipped and not (name.startswith("__") and name.endswith("__"))
+    )
+
+
+def _def_lines(data: bytes) -> Iterator[tuple[int, re.Match[bytes]]]:
+    """Each ``def`` that starts a line (after indentation, or ``async``), with
+    its indentation."""
+    for match in _DEF.finditer(data):
+        head = data[data.rfind(b"\n", 0, match.start()) + 1:match.start()]
+        code = head.lstrip(b" \t")
+        if code == b"" or (code.startswith(b"async") and code[5:].strip(b" \t") == b"" and code != b"async"):
+            yield len(head) - len(code), match
+
+
+def project_helper_words(project: Project) -> frozenset[str]:
+    """``helper_words`` of every file of the project's tests
+    (``Project.code_of_the_tests``) and its ``mock-helpers``; a file that
+    cannot be read, or is over the size limit, is left out."""
+    return helper_words(_readable(project.code_of_the_tests(), project.max_file_bytes), project.mock_helpers)
+
+
+def _readable(paths: list[Path], limit: int) -> Iterator[bytes]:
+    for path in paths:
+        try:
+            if path.stat().st_size <= limit:
+                yield path.read_bytes()
+        except OSError:
+            continue
+
+
+def calls_any(data: bytes, names: frozenset[bytes]) -> bool:
+    """Whether ``data`` calls a function by one of ``names`` (by its text)."""
+    return bool(names) and not names.isdisjoint(CALLED_WORD.findall(data))

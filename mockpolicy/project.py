@@ -177,6 +177,19 @@ class Project:
                     files.append(path)
         return files
 
+    def code_of_the_tests(self) -> list[Path]:
+        """The Python files of the tests, sorted: those under the test paths,
+        and the first-party files that are not code under test (a package's
+        ``test.py``, ``tests/`` support modules, ``conftest.py``), none excluded."""
+        found = {p for t in self.test_paths for p in (t.rglob("*.py") if t.is_dir() else [t]) if p.suffix == ".py"}
+        under_test = set(self.code_under_test())
+        for root in self.source_roots:
+            for name in sorted(self.first_party):
+                package = root / name
+                if package.is_dir():
+                    found.update(p for p in package.rglob("*.py") if p not in under_test)
+        return sorted(p for p in found if p.is_file() and not self.is_excluded(p))
+
     def relative(self, path: str | Path) -> str:
         """``path`` as a POSIX path relative to the root when it is inside it (a
         symlinked file keeps its own name, not its target's). A name that is not

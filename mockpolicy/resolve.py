@@ -431,9 +431,15 @@ class Resolver:
             return Value(Kind.FUNCTION, module=scope.module.name, qualname=f"{scope.module.name}.<lambda>")
         if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.Or):
             return self._either(expr, scope)
-        if isinstance(expr, ast.Tuple) and len(expr.elts) <= MAX_TUPLE:
+        if isinstance(expr, (ast.Tuple, ast.List)) and len(expr.elts) <= MAX_TUPLE \
+                and not any(isinstance(element, ast.Starred) for element in expr.elts):
             elements = tuple(self._evaluate(element, scope) for element in expr.elts)
-            return Value(Kind.CONSTANT, qualname="builtins.tuple", elements=elements)
+            return Value(Kind.CONSTANT, qualname=f"builtins.{type(expr).__name__.lower()}", elements=elements)
+        if isinstance(expr, ast.Subscript):
+            index = _int_index(expr.slice)
+            items = self._evaluate(expr.value, scope).elements if index is not None else None  # ``parse(t)[0][-1]``
+            return items[index] if items is not None and index is not None and -len(items) <= index < len(items) \
+                else UNKNOWN
         if isinstance(
             expr,
             (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -833,6 +839,21 @@ class _FunctionNames:
                 return value if value.kind is Kind.INSTANCE and value.cls is not None else None
         return None
 
+    def _class_default(self, name: str) -> Value | None:
+        """The class a parameter defaults to (``transport=Transport``: a class
+        injected for tests to replace), when what it is given says nothing sure."""
+        arguments = self.function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        pairs = [
+            *zip(reversed(positional), reversed(arguments.defaults)),
+            *zip(arguments.kwonlyargs, arguments.kw_defaults),
+        ]
+        for parameter, default in pairs:
+            if parameter.arg == name and isinstance(default, (ast.Name, ast.Attribute)):
+                value = self.resolver._evaluate(default, Scope(self.module))
+                return value if value.kind is Kind.CLASS and value.cls is not None else None
+        return None
+
     def lookup(self, name: str) -> Value | None:
         facts = self._facts
         if facts is None:
@@ -869,7 +890,7 @@ class _FunctionNames:
         if name in facts.params:
             given = self.params(name) if self.params is not None else None
             if given is None or given.kind is Kind.UNKNOWN:
-                return self._declared_parameter(name) or UNKNOWN
+                return self._declared_parameter(name) or self._class_default(name) or UNKNOWN
             return given
         if name in facts.classes:
             return self._local_class(name, facts.classes[name])
@@ -886,6 +907,14 @@ class _FunctionNames:
         if name in facts.stored:
             return UNKNOWN
         return None
+
+
+def _int_index(expr: ast.expr) -> int | None:
+    """The index a subscript's constant gives (``[0]``, ``[-1]``), else None."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _int_index(expr.operand)
+        return -inner if inner is not None else None
+    return expr.value if isinstance(expr, ast.Constant) and type(expr.value) is int else None
 
 
 def _declared_defaults(module: ModuleInfo, name: str) -> list[str | None]:

@@ -379,7 +379,85 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
                 widened.append(found[-1])
             elif maybe:
                 widened.append(Caller(qualname, node, [*hits, *maybe], lines, info, owner))
-    return found, widened
+    dispatching = _dispatching_callers(analysis, function)
+    return found + dispatching, widened + dispatching
+
+
+def _dispatching_callers(analysis: Analysis, function: Value) -> list[Caller]:
+    """The methods of the method ``function``'s own class that call a method of
+    ``self`` by a name they compute, which ``function``'s name fits:
+    ``getattr(self, f"_send_{self.mode}_notification")(body)`` (apprise's
+    ``NotifyMatrix.send``) may run ``_send_server_notification``."""
+    cls = function.owner
+    if cls is None or function.function is None:
+        return []
+    info = analysis.resolver.index.get(cls.module)
+    if info is None or info.path is None:
+        return []
+    name = function.qualname.rpartition(".")[2]
+    owner = f"{cls.module}.{cls.qualname}"
+    found: list[Caller] = []
+    for qualname, node, method_owner in _calls_by_name(analysis, info.path, info).get("getattr", []):
+        arguments = [*node.args.posonlyargs, *node.args.args]
+        if method_owner != owner or node is function.function or not arguments:
+            continue
+        this = arguments[0].arg
+        done = reading_once(node)
+        calls = [
+            call for call in own_nodes(node)
+            if isinstance(call, ast.Call) and _dispatches_to(call.func, this, name)
+        ]
+        if not calls:
+            done()
+            continue
+        found.append(Caller(qualname, node, calls, analysis.memo.lines(info.path) or Lines(""), info, owner))
+    return found
+
+
+def _dispatches_to(func: ast.expr, this: str, name: str) -> bool:
+    """Whether ``func`` is ``getattr(this, <a name computed from constants and
+    values>)`` and ``name`` fits the constants."""
+    if not (isinstance(func, ast.Call) and callee_name(func) == "getattr" and len(func.args) >= 2):
+        return False
+    if not (isinstance(func.args[0], ast.Name) and func.args[0].id == this):
+        return False
+    pattern = _name_pattern(func.args[1])
+    return pattern is not None and re.fullmatch(pattern, name) is not None
+
+
+def _name_pattern(expr: ast.expr) -> str | None:
+    """A regular expression for the names ``expr`` may spell: its constants as
+    they are, anything else a run of word characters; None for a plain
+    constant (a fixed name is a call of that name) or a shape not read."""
+    parts: list[str | None] = []  # a constant, or None for a computed piece
+    if isinstance(expr, ast.JoinedStr):
+        for value in expr.values:
+            parts.append(value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) else None)
+    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "format" \
+            and isinstance(expr.func.value, ast.Constant) and isinstance(expr.func.value.value, str):
+        for index, piece in enumerate(re.split(r"\{[^{}]*\}", expr.func.value.value)):
+            if index:
+                parts.append(None)
+            parts.append(piece)
+    elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        left, right = _name_pattern_parts(expr.left), _name_pattern_parts(expr.right)
+        if left is None or right is None:
+            return None
+        parts = [*left, *right]
+    else:
+        return None
+    if None not in parts:
+        return None
+    return "".join(r"\w+" if part is None else re.escape(part) for part in parts)
+
+
+def _name_pattern_parts(expr: ast.expr) -> list[str | None] | None:
+    if isinstance(expr, ast.Constant):
+        return [expr.value] if isinstance(expr.value, str) else None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        left, right = _name_pattern_parts(expr.left), _name_pattern_parts(expr.right)
+        return None if left is None or right is None else [*left, *right]
+    return [None]
 
 
 def _forget_calls(analysis: Analysis, node: FunctionNode, name: str, calls: list[ast.Call]) -> None:
@@ -486,8 +564,9 @@ def _call_index(analysis: Analysis) -> dict[str, list[Path]]:
     return index
 
 
-# A word before "(", across spaces, line continuations and closing parentheses.
-_CALLED_WORD = re.compile(r"(\w+)[\s\\)]*\(")
+# A word before "(", across spaces, line continuations and closing parentheses
+# (possessive, from a word's start: no backtracking over every word).
+_CALLED_WORD = re.compile(r"(?<!\w)(\w++)[\s\\)]*+\(")
 _Calling = list[tuple[str, FunctionNode, str]]
 
 

@@ -81,6 +81,22 @@ PROJECT = {
         def test_thing(thing):
             pass
         """,
+    "tests/support.py": """
+        from unittest import mock
+
+
+        def swap_in(target):
+            return target
+        """,
+    # no mocking word: analysed only once swap_in becomes a helper
+    "tests/test_plain.py": """
+        from tests.support import swap_in
+
+
+        @swap_in("app.other.thing")
+        def test_swapped(thing):
+            pass
+        """,
 }
 
 
@@ -137,6 +153,7 @@ EDITS = {
     "a module appearing": _edit("src/app/fresh.py", "", "def made():\n    return 1\n"),
     "an installed library's version": lambda project: (project.parent / "lib" / "fakelib" / "__init__.py").write_text(
         "def decide(flag):\n    if other:\n        return 1\n    return 2\n", encoding="utf-8"),
+    "a helper of the tests": _edit("tests/support.py", "return target", "return mock.patch(target, autospec=True)"),
     "the configuration": _edit("pyproject.toml", 'version = "0"', 'version = "0"\n\n[tool.mockpolicy]\nfirst-party = ["tests"]'),
 }
 
@@ -154,7 +171,7 @@ def test_a_warm_run_analyses_again_exactly_the_files_whose_dependencies_changed(
     assert_as_without_cache(project)
     first = entries(project)
     assert set(first) == {"tests/__init__.py", "tests/conftest.py", "tests/fixtures.py",
-                          "tests/test_jobs.py", "tests/test_other.py"}
+                          "tests/test_jobs.py", "tests/test_other.py", "tests/support.py", "tests/test_plain.py"}
     check(project)
     assert entries(project) == first  # nothing changed: nothing written
     _edit("src/app/other.py", "return 1", "return 2")(project)
@@ -236,7 +253,7 @@ def test_concurrent_runs_never_corrupt_the_cache(project: Path) -> None:
         thread.join()
     assert [(r.returncode, r.stdout) for r in results] == [(expected.returncode, expected.stdout)] * 4
     assert check(project).stdout == expected.stdout
-    assert len(entries(project)) == 25
+    assert len(entries(project)) == 27
     assert not [p for p in (project / ".mockpolicy_cache").rglob(".tmp-*")]
 
 

@@ -15,6 +15,7 @@ from mockpolicy.analysis import Analysis, Family
 from mockpolicy.checks import FAMILIES
 from mockpolicy.engine import Engine, Session
 from mockpolicy.findings import Finding
+from mockpolicy.helpers import helper_words
 from mockpolicy.project import load_project
 from mockpolicy.rules import ANALYSIS_ERROR, FIRST_PARTY_MOCK
 from mockpolicy.source import SourceError, decode_source, read_source
@@ -285,3 +286,62 @@ def test_tests_import_from_their_folder_as_pytest_puts_it_on_sys_path(app_projec
     assert symbols([f for f in engine.analyse_file(path) if f.symbol == FIRST_PARTY_MOCK.symbol]) == [
         (FIRST_PARTY_MOCK.symbol, 7), (FIRST_PARTY_MOCK.symbol, 8),
     ]
+
+
+def test_a_file_calling_a_helper_of_the_tests_is_analysed_without_mocking_words(app_project: Path) -> None:
+    write_tree(app_project, {
+        "tests/base.py": """
+            from unittest import mock
+
+
+            class ServiceTest:
+                def check_call(self, function, target):
+                    patcher = mock.patch(target, autospec=True)
+                    replaced = patcher.start()
+                    self.addCleanup(patcher.stop)
+                    function()
+                    return replaced
+
+                def wraps_check(self, function, target):
+                    return self.check_call(function, target)
+            """,
+    })
+    engine = Engine(load_project(app_project))
+    tests = app_project / "tests"
+    plain = b"from tests import base\n\n\nclass TestRun(base.ServiceTest):\n    def test_run(self):\n"
+    called = plain + b"        self.check_call(print, 'app.jobs.run')\n"
+    wrapped = plain + b"        self.wraps_check(print, 'app.jobs.run')\n"
+    assert symbols(engine.analyse_source(str(tests / "test_called.py"), called)) == [(FIRST_PARTY_MOCK.symbol, 6)]
+    assert symbols(engine.analyse_source(str(tests / "test_wrapped.py"), wrapped)) == [(FIRST_PARTY_MOCK.symbol, 6)]
+    assert {"check_call", "wraps_check"} <= engine.helper_words()
+    # no mocking word and no helper called: not even parsed
+    assert engine.analyse_source(str(tests / "test_other.py"), plain + b"        print(:\n") == []
+
+
+def test_helper_words_are_read_from_the_text_of_each_def() -> None:
+    source = b'''
+def swap(target):
+    def inner():
+        return 1
+    return mock.patch(target)
+
+
+def plain():
+    return 2
+
+
+def wrapper(target):
+    return swap(target)
+
+
+def test_uses_patch():
+    mock.patch("x")
+
+
+def setUp(self):
+    mock.patch("y")
+'''
+    # inner's patch is in swap's body too; wrapper calls a helper; tests and set-ups are no helpers
+    assert helper_words([source, b"def elsewhere():\n    return mock\n"], frozenset({"pkg.Base.declared"})) == {
+        "swap", "inner", "wrapper", "elsewhere", "declared",
+    }

@@ -105,13 +105,28 @@ def _created_by_mock(analysis: Analysis, site: MockSite, target: Target, owner: 
 
 
 def _provided_by_subclasses(analysis: Analysis, target: Target, owner: str, name: str) -> bool:
-    """Whether the class lacking ``name`` has a known subclass (a mixin's host) that has it."""
+    """Whether the class (or the instance's class) lacking ``name`` has a known
+    subclass (a mixin's host) that has it."""
     if owner != target.text.rpartition(".")[0]:
         return False
     base = target.base if target.base is not None else analysis.resolver.resolve_dotted(owner)
-    if base.kind is not Kind.CLASS or base.cls is None:
+    if base.kind not in (Kind.CLASS, Kind.INSTANCE) or base.cls is None:
         return False
     return analysis.known_subclasses().provide(base.cls, name, analysis.module.info)
+
+
+def _typed_only_as_a_base(analysis: Analysis, site: MockSite, target: Target) -> bool:
+    """Whether the object patched is known only as of some class, not named as
+    the class itself: an instance (``obj`` from ``instantiate(url) ->
+    Optional[NotifyBase]``, which returns a ``NotifySlack``) or its
+    ``type(obj)``; its real class may be a subclass."""
+    base = target.base
+    expr = site.entry.argument(site.call, "target")
+    if base is None or expr is None or base.cls is None:
+        return False
+    if base.kind is Kind.INSTANCE:
+        return True
+    return base.kind is Kind.CLASS and isinstance(expr, ast.Call) and callee_name(expr) == "type"
 
 
 def _filled_at_run_time(analysis: Analysis, site: MockSite, target: Target) -> bool:
@@ -183,6 +198,8 @@ def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
             continue
         if allowed_by and _provided_by_subclasses(analysis, target, owner, name):
             continue  # a mixin's attribute its host classes provide
+        if _typed_only_as_a_base(analysis, site, target) and _provided_by_subclasses(analysis, target, owner, name):
+            continue  # the object may be of the subclass that has it
         if _filled_at_run_time(analysis, site, target):
             continue  # a registry adds the name to the module when the code runs
         if not allowed_by and _expected_to_fail(site):

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mockpolicy.analysis import Analysis, Family, set_ups_of
 from mockpolicy.findings import Finding
+from mockpolicy.fixtures import is_autouse
 from mockpolicy.functions import FunctionNode, dotted_parts
 from mockpolicy.project import resolved
 from mockpolicy.resolve import Resolver
@@ -26,6 +27,7 @@ from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     CLEANUP_REGISTRARS,
     EXPECTING_CONTEXTS,
+    MOCKER_FIXTURES,
     MODULE_RELOADERS,
     PATCHER_START,
     PATCHER_STOP,
@@ -441,7 +443,7 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue
                 if _restored_by_a_fixture(analysis, context, target, scope):
                     continue
-                if _state_reset_by_autouse(analysis, target, scope):
+                if _state_reset_by_autouse(analysis, target, scope) or _module_globals_put_back(analysis, target, scope):
                     continue
                 restored = _restored_later(context, node, target)
                 if restored is not None:
@@ -974,6 +976,48 @@ def _state_reset_by_autouse(analysis: Analysis, target: ast.Attribute, scope: Sc
     return False
 
 
+RUNTEST_HOOKS = frozenset({"pytest_runtest_setup", "pytest_runtest_call", "pytest_runtest_protocol"})
+
+
+def _module_globals_put_back(analysis: Analysis, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether ``target`` is a global of a module (``config.FEATURE``) and a
+    conftest or plugin above the test snapshots the globals of modules before
+    each test: a ``pytest_runtest_setup``/``_call``/``_protocol`` hook, or a
+    per-test autouse fixture, copies a module's ``__dict__``
+    (``dict(module.__dict__)`` over ``sys.modules``, as apprise's conftest
+    does, putting them back in ``pytest_runtest_teardown``)."""
+    module = analysis.module
+    if module.fixtures is None or module.directory is None:
+        return False
+    if analysis.resolver.evaluate(target.value, scope).kind is not Kind.MODULE:
+        return False
+    for info in module.fixtures.chain(module.directory):
+        for name, binding in info.bindings.items():
+            function = binding.function
+            if binding.kind != "def" or function is None:
+                continue
+            if name not in RUNTEST_HOOKS and not (
+                is_fixture(function.decorator_list) and is_autouse(function) and _per_test(function)
+            ):
+                continue
+            if any(_copies_a_dict_of_globals(node) for node in ast.walk(function)):
+                return True
+    return False
+
+
+def _copies_a_dict_of_globals(node: ast.AST) -> bool:
+    """``dict(m.__dict__)``, ``m.__dict__.copy()`` or ``copy.copy(m.__dict__)``."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Attribute) and node.func.attr in SNAPSHOT_CALLS and not node.args:
+        return _names_dunder_dict(node.func.value)
+    return callee_name(node) in {"dict", *SNAPSHOT_CALLS} and len(node.args) == 1 and _names_dunder_dict(node.args[0])
+
+
+def _names_dunder_dict(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Attribute) and expr.attr == "__dict__"
+
+
 def _cleanup_with_callees(
     analysis: Analysis, fixture: FunctionNode, info: ModuleInfo,
 ) -> list[tuple[ast.AST, ModuleInfo]]:
@@ -1434,8 +1478,27 @@ def _restored_by_a_requested_fixture(analysis: Analysis, context: Context, qualn
         if found is None or not _per_test(found[0]):
             continue
         function, info = found
-        if _restores_around_yield(analysis, function, analysis.resolver.function_scope(function, info, None), qualname):
+        scope = analysis.resolver.function_scope(function, info, None)
+        if _restores_around_yield(analysis, function, scope, qualname) or _mocker_patches_dict(
+            analysis, function, scope, qualname
+        ):
             return True
+    return False
+
+
+def _mocker_patches_dict(
+    analysis: Analysis, function: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, qualname: str,
+) -> bool:
+    """Whether the fixture ``function`` patches the whole of ``qualname`` with
+    pytest-mock (``mocker.patch.dict(sys.modules, {...})``): the mocker fixture
+    puts it back when the test's fixtures are torn down."""
+    params = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and callee_name(node) == "dict":
+            root = dotted_parts(node.func)
+            if root and root[0] in params and root[0] in MOCKER_FIXTURES and root[1:-1] == ["patch"] \
+                    and _patches_dict(analysis, node, scope, qualname):
+                return True
     return False
 
 

@@ -66,7 +66,7 @@ def _one(session: Session, path: Path) -> Gathered:
         data = engine.read(path)
     except SourceError as exc:
         return Gathered([analysis_error(relative, str(exc))])
-    wanted = [family for family in engine.families if family.wants(data)]
+    wanted = engine.families_for(data)
     if not wanted:
         return Gathered()
     result, failure = engine.inspect(str(path), data, lambda analysis: _job(engine, wanted, analysis, relative))

@@ -1,11 +1,12 @@
 """Objects a test builds through its own helpers, targets spelled with
-%-formatting, and methods cached per instance (functools.cache/lru_cache keep the
-wrapped function's name and module) resolve like what they denote."""
+%-formatting, methods cached per instance (functools.cache/lru_cache keep the
+wrapped function's name and module), and objects made from a class a
+parameter defaults to resolve like what they denote."""
 # pylint: disable=missing-docstring,import-error
 import unittest
 from unittest import mock
 
-from shopfp import pages, storage
+from shopfp import pages, plant, storage
 
 STORAGE = "shopfp.storage.Storage"
 
@@ -77,3 +78,15 @@ class TestCachedMethods(unittest.TestCase):
     def test_a_cache_decorator_that_wraps_nothing_yet(self):
         with mock.patch.object(self.pages, "limit", return_value=[]):
             pass
+
+
+class TestInjectedClassDefaults(unittest.TestCase):
+    def test_the_default_motor(self):
+        pump = plant.Pump()
+        with mock.patch.object(pump.motor, "spin", return_value="stopped"):  # [first-party-mock]
+            self.assertEqual(pump.run(), "stopped")
+
+    def test_an_item_of_a_returned_list(self):
+        pump = plant.make_pumps()[0][-1]
+        with mock.patch.object(pump.motor, "spin", return_value="stopped"):  # [first-party-mock]
+            self.assertEqual(pump.run(), "stopped")

@@ -26,3 +26,21 @@ class TestFixtureWithoutCleanup(unittest.TestCase):
 
     def test_changes_name(self):
         config.NAME = "other"  # [unrestored-attribute-assignment]
+
+
+import sys  # noqa: E402  # pylint: disable=wrong-import-position,wrong-import-order
+
+import pytest  # noqa: E402  # pylint: disable=wrong-import-position,wrong-import-order
+
+
+@pytest.fixture
+def fake_backend(mocker):
+    mocker.patch.dict(sys.modules, {"fakebackend": None})
+
+
+def test_the_mocker_fixture_puts_sys_modules_back(fake_backend):
+    sys.modules["fakebackend.qt"] = None
+
+
+def test_without_the_fixture():
+    sys.modules["fakebackend.qt"] = None  # [unrestored-sys-modules-mutation]

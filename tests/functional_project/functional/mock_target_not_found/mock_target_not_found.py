@@ -100,3 +100,17 @@ def test_expects_the_patch_to_fail(monkeypatch):
     with pytest.raises(AttributeError):
         monkeypatch.setattr("shopfp.jobs.not_there", 1)
     monkeypatch.setattr("shopfp.jobs.not_there_either", 1)  # [mock-target-not-found]
+
+
+def test_an_object_known_only_as_of_its_base_class():
+    """open_storage is declared to return a Storage: the object may be the
+    SqlStorage subclass, which has vacuum."""
+    from shopfp.plant import open_storage  # pylint: disable=import-outside-toplevel
+
+    store = open_storage("sql")
+    with mock.patch.object(store, "vacuum", autospec=True):
+        pass
+    with mock.patch.object(type(store), "vacuum", autospec=True):
+        pass
+    with mock.patch.object(Storage, "vacuum", autospec=True):  # [mock-target-not-found]
+        pass

@@ -2,7 +2,8 @@
 answers there: a set-up inherited from a base class in another module, and
 one calling a helper of the tests that reaches the caller. A mock made in a
 helper method applies only to the tests calling it: the other siblings run
-the real function."""
+the real function. A sibling also reaches a method that another method of
+its class runs by a name it computes (``getattr(self, f"_show_{mode}")``)."""
 # pylint: disable=missing-docstring,import-error,unused-argument
 import unittest
 from unittest import mock
@@ -53,3 +54,14 @@ class TestSetUpReachesAnotherCaller(unittest.TestCase):
     @mock.patch("shopfp.plant.is_fitting", return_value=False)  # [undocumented-partial-mock]
     def test_no_fittings(self, is_fitting):
         self.assertEqual(plant.Boiler(["a.fit"]).collect(), [])
+
+
+class TestASiblingReachesTheCallerByDispatch(unittest.TestCase):
+    """``Panel.show`` runs ``_show_dial`` by a name it computes (``getattr``)."""
+
+    @mock.patch("shopfp.plant.gauge_ok", return_value=True)
+    def test_dial(self, gauge_ok):
+        self.assertTrue(plant.Panel()._show_dial())
+
+    def test_shown(self):
+        self.assertTrue(plant.Panel().show())
