@@ -214,7 +214,7 @@ class Analysis:
 
     def _real_swap(self, site: MockSite, target: Target) -> bool:
         """Whether ``target``, a first-party object, is replaced by the real
-        thing in another form: a real object of the project
+        thing itself or in another form: a real object of the project
         (``patch("pkg.plugin.MANAGER", Plugin())``), a function of the test that
         calls the original it saved (a hand-written spy), or a subclass that
         only hands on to the real methods (``_bare_subclass``).
@@ -234,6 +234,9 @@ class Analysis:
         scope = self.module.scope(site.owner)
         value = self.resolver.evaluate(replacement, scope)
         project = self.resolver.project
+        if value.kind in (Kind.FUNCTION, Kind.CLASS) and target.value.kind is value.kind \
+                and (value.module, value.qualname) == (target.value.module, target.value.qualname):
+            return True  # the real thing itself, put back (a snapshot for monkeypatch's undo)
         if target.value.kind is Kind.INSTANCE:
             return (
                 value.kind is Kind.INSTANCE and value.cls is not None

@@ -139,12 +139,16 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
     reaches: dict[int, Reach] = {}
     words: dict[int, frozenset[str]] = {}
     for site, function, real, given, target in candidates:
-        pool = (id(_unit(site.owner)), function.module, function.qualname)
         owner = function.owner
         method = f"{owner.qualname}.{function.qualname.rpartition('.')[2]}" if owner is not None else ""
-        if pool in unknown or (owner is not None and (pool[0], owner.module, method) in unknown):
+        units = _inheriting(analysis, _unit(site.owner))  # a base class's tests run in this class too
+        if any(
+            (id(unit), function.module, function.qualname) in unknown
+            or (owner is not None and (id(unit), owner.module, method) in unknown)
+            for unit in units
+        ):
             continue
-        union = frozenset(together[pool])
+        union = frozenset().union(*(together.get((id(unit), function.module, function.qualname), ()) for unit in units))
         missing = left_out(real, union)
         if not missing or site.kind not in _INSTALLED_SITES:
             continue
@@ -162,7 +166,9 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
             (other, answer) for other, answer in answers.fixed_by_test.get(id(site.owner), set()) if other != name
         )
         nearby = frozenset(
-            (other, exception) for other, exception in answers.raised_by_unit.get(id(_unit(site.owner)), set())
+            (other, exception)
+            for unit in _inheriting(analysis, _unit(site.owner))
+            for other, exception in answers.raised_by_unit.get(id(unit), set())
             if other != name
         )
         withheld = told_apart(
@@ -197,11 +203,15 @@ def _taken_by_siblings(
     if not withheld:
         return withheld
     unit = _unit(site.owner)
-    siblings = [sibling for sibling in unit.children if sibling is not site.owner and _is_test_function(sibling)]
+    units = _inheriting(analysis, unit)
+    siblings = [
+        sibling for inherited in units for sibling in inherited.children
+        if sibling is not site.owner and _is_test_function(sibling)
+    ]
     showing = [site.owner, *siblings]  # the test itself may take the arm through another source
     name = function.qualname.rpartition(".")[2]
-    mocking = [other for other in analysis.module.sites if other.replaced_name == name and _unit(other.owner) is unit]
-    mocked_in = _tests_mocking(unit, mocking, siblings)
+    mocking = [other for other in analysis.module.sites if other.replaced_name == name and _unit(other.owner) in units]
+    mocked_in = _tests_mocking(units, mocking, siblings)
     real: list[Context] = []
     set_up: Reach | None = None
     if mocked_in is not None:
@@ -224,20 +234,20 @@ def _taken_by_siblings(
     return kept
 
 
-def _tests_mocking(unit: Context, mocking: list[MockSite], tests: list[Context]) -> set[int] | None:
-    """The ids of the ``tests`` of ``unit`` that ``mocking`` (mocks of one
-    function) apply to: made in the test, or in a helper method of the class
-    the test calls by name (certbot's ``_test_prepare_locked``). None when
-    one applies to every test: made in a set-up, a fixture or a class
-    decorator."""
+def _tests_mocking(units: list[Context], mocking: list[MockSite], tests: list[Context]) -> set[int] | None:
+    """The ids of the ``tests`` of a class (``units``: it and the classes it
+    inherits tests from) that ``mocking`` (mocks of one function) apply to:
+    made in the test, or in a helper method of the class the test calls by
+    name (certbot's ``_test_prepare_locked``). None when one applies to
+    every test: made in a set-up, a fixture or a class decorator."""
     found: set[int] = set()
     for other in mocking:
         owner: Context | None = other.owner
-        while owner is not None and owner is not unit and not _is_test_function(owner):
-            if owner.parent is unit:
+        while owner is not None and owner not in units and not _is_test_function(owner):
+            if owner.parent in units:
                 break
             owner = owner.parent
-        if owner is None or owner is unit:
+        if owner is None or owner in units:
             return None
         if _is_test_function(owner):
             found.add(id(owner))
@@ -247,7 +257,7 @@ def _tests_mocking(unit: Context, mocking: list[MockSite], tests: list[Context])
             isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(node.decorator_list)
         ):
             return None
-        if any(child.name in SETUP_NAMES and owner.name in child.names for child in unit.children):
+        if any(child.name in SETUP_NAMES and owner.name in child.names for unit in units for child in unit.children):
             return None  # a helper the set-up calls
         found.update(id(test) for test in tests if owner.name in test.names)
     return found
@@ -502,6 +512,25 @@ def _header_end(node: ast.stmt) -> int:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try, ast.Match, _TRY_STAR)):
         return node.lineno
     return node.end_lineno or node.lineno
+
+
+def _inheriting(analysis: Analysis, unit: Context) -> list[Context]:
+    """``unit`` and the test classes of its file it inherits from (nearest
+    first): their tests run again in ``unit`` (tacker's
+    ``TestControllerPolicy(TestController)``)."""
+    found = [unit]
+    for current in found:
+        node = current.node
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for base in node.bases:
+            if isinstance(base, ast.Name):
+                found += [
+                    other for other in analysis.module.contexts
+                    if other.name == base.id and isinstance(other.node, ast.ClassDef) and other.parent is current.parent
+                    and other not in found
+                ]
+    return found
 
 
 def _unit(context: Context) -> Context:

@@ -264,7 +264,9 @@ class TestModule:
         self._callees: dict[tuple[int, str], Value] = {}
         self._own_functions: dict[int, Context] = {}  # id(def) -> its context, for the file's own helpers
         self.directory = info.path.parent if info.path is not None else None
-        self.aliases: dict[str, str] = {}
+        self.aliases: dict[str, str] = {}  # the module's own absolute imports: name -> dotted
+        self._reexports: dict[str, str] = {}  # an imported dotted name -> the library's name it re-exports
+        self.imported: set[str] = set()  # what the file's absolute imports name, its functions' too
         self.module = Context(tree, "")
         self.contexts: list[Context] = []
         self.sites: list[MockSite] = []
@@ -420,9 +422,11 @@ class TestModule:
     def _note_import(self, node: ast.Import | ast.ImportFrom, context: Context) -> None:
         for name, level, dotted in import_bindings(node):
             if level == 0:
-                self.aliases[name] = dotted
+                self.imported.add(dotted)
             if context is not self.module:
-                context.imports[name] = (level, dotted)
+                context.imports[name] = (level, dotted)  # a function's own import hides the module's name there only
+            elif level == 0:
+                self.aliases[name] = dotted
 
     # -- recognising calls ------------------------------------------------
 
@@ -449,10 +453,37 @@ class TestModule:
             return ".".join([MOCKER_ROOT, *rest])
         if root in monkeypatches:
             return ".".join([MONKEYPATCH_ROOT, *rest])
-        full = self.aliases.get(root)
+        full = self._imported_as(root, context)
         if full is None:
             return None
-        return canonical(".".join([full, *rest]))
+        return canonical(".".join([self._reexported(full), *rest]))
+
+    def _imported_as(self, name: str, context: Context) -> str | None:
+        """What ``name`` is imported as in ``context``: by its own import or an
+        enclosing function's, else the module's."""
+        current: Context | None = context
+        while current is not None and current is not self.module:
+            local = current.imports.get(name)
+            if local is not None:
+                return local[1] if local[0] == 0 else None
+            current = current.parent
+        return self.aliases.get(name)
+
+    def _reexported(self, dotted: str) -> str:
+        """``dotted`` (an imported name) as the library's own name when a module
+        of the project or its tests re-exports it: salt's
+        ``tests.support.mock`` does ``from mock import patch``, so
+        ``from tests.support.mock import patch`` is the mock library's."""
+        known = self._reexports.get(dotted)
+        if known is None:
+            known = dotted
+            top = dotted.partition(".")[0]
+            if "." in dotted and self.resolver.index.locate(top) is not None:  # a module of the project
+                value = self.resolver.resolve_dotted(dotted)
+                if value.kind is Kind.EXTERNAL and value.qualname:
+                    known = value.qualname
+            self._reexports[dotted] = known
+        return known
 
     def _find_sites(self) -> None:
         for context in [self.module, *self.contexts]:

@@ -427,6 +427,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             elif target is not None and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 if _restores_attribute(analysis, target, visible, scope, node) or _puts_back(context, node, target):
                     continue
+                if _bound_in_a_nested_function(context.node, node, target):
+                    continue
                 text = ast.unparse(target)
                 if text in changed:
                     continue  # a later assignment in the same test resets it; the first one is the finding
@@ -973,6 +975,31 @@ def _state_reset_by_autouse(analysis: Analysis, target: ast.Attribute, scope: Sc
                         owner = resolver.evaluate(assigned.value, region_scope)
                         if (owner.kind, owner.module, owner.qualname) == (base.kind, base.module, base.qualname):
                             return True
+    return False
+
+
+def _bound_in_a_nested_function(outer: ast.AST, node: ast.AST, target: ast.Attribute) -> bool:
+    """Whether ``node`` sits in a function nested in ``outer`` that binds the
+    name ``target`` starts from (a parameter or a local): a callback's own
+    ``context`` is not the module ``context`` the test imported."""
+    root: ast.expr = target
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    line = getattr(node, "lineno", 0)
+    for inner in ast.walk(outer):
+        if inner is outer or not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if not inner.lineno <= line <= (inner.end_lineno or inner.lineno):
+            continue
+        arguments = inner.args
+        params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+        params |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+        if root.id in params or any(
+            isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == root.id for n in ast.walk(inner)
+        ):
+            return True
     return False
 
 

@@ -28,7 +28,7 @@ def _used_modules(analysis: Analysis) -> set[str]:
     module = analysis.module
     index = analysis.resolver.index
     used: set[str] = set()
-    for dotted in module.aliases.values():
+    for dotted in module.imported:
         for candidate in (dotted, dotted.rpartition(".")[0]):
             if candidate and analysis.resolver.project.is_first_party(candidate) and index.locate(candidate):
                 used.add(candidate)

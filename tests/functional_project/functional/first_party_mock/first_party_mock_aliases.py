@@ -61,3 +61,15 @@ class TestMonkeyPatchFixture(testtools.TestCase):
 
     def test_through_the_suites_helper(self):
         self.stub_out("shopfp.jobs.assign", fake_run)  # [first-party-mock]
+
+
+def test_patch_re_exported_by_a_module_of_the_tests():
+    from _support.mocking import patch  # pylint: disable=import-outside-toplevel
+
+    with patch("shopfp.jobs.run"):  # [first-party-mock]
+        pass
+
+
+def test_the_module_name_is_kept_where_a_function_imports_another():
+    with mock_lib.patch("shopfp.jobs.run"):  # [first-party-mock]
+        pass

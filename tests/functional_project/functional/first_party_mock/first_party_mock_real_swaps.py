@@ -275,3 +275,7 @@ def test_a_wrapper_answering_on_its_own_is_a_fake():
         pass
     with mock.patch("shopfp.jobs.renamed_helper", Entered):
         pass
+
+
+def test_the_real_function_put_back(monkeypatch):
+    monkeypatch.setattr(storage.Storage, "save", storage.Storage.save)

@@ -237,3 +237,10 @@ class TestWrappedPatcher(unittest.TestCase):
 
     def test_runs(self):
         _LeakyStarter().start()
+
+
+def test_a_callbacks_own_parameter_is_not_the_module():
+    def handler(request, config):  # pylint: disable=redefined-outer-name,unused-argument
+        config.NAME = "handled"
+
+    handler(None, type("Reply", (), {})())

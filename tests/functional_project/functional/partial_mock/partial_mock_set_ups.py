@@ -65,3 +65,19 @@ class TestASiblingReachesTheCallerByDispatch(unittest.TestCase):
 
     def test_shown(self):
         self.assertTrue(plant.Panel().show())
+
+
+class TestBoilerBase(unittest.TestCase):
+    """Its own tests only: no test here takes the arm its mock withholds."""
+
+    @mock.patch("shopfp.plant.is_fitting", return_value=True)  # [undocumented-partial-mock]
+    def test_all_fitting(self, is_fitting):
+        self.assertEqual(plant.Boiler(["a"]).collect(), ["a"])
+
+
+class TestBoilerInherits(TestBoilerBase):
+    """Runs test_all_fitting again: the arm that mock gives is taken here too."""
+
+    @mock.patch("shopfp.plant.is_fitting", return_value=False)
+    def test_none_fitting(self, is_fitting):
+        self.assertEqual(plant.Boiler(["a.fit"]).collect(), [])
