@@ -3,8 +3,9 @@
 A helper is a function or method whose body makes a patch from its own
 parameters and hands it on: returns the patcher, starts it, registers it, or
 enters it around a ``yield``; or one returning its only patch, of a target
-fixed by constants, unstarted (a factory: ``patch_display_util()``). ``TestCase.mock_object(obj, attr, new=None,
-**kw)`` doing ``patch.object(obj, attr, new, **kw).start()`` plus
+fixed by constants, unstarted (a factory: ``patch_display_util()``).
+``TestCase.mock_object(obj, attr, new=None, **kw)`` doing
+``patch.object(obj, attr, new, **kw).start()`` plus
 ``addCleanup(patcher.stop)`` is the common one. A call of a helper is a mock
 site: the mocking call the helper makes, with the caller's arguments put in
 place of its parameters (``Helper.call_for``). A helper that calls another
@@ -584,7 +585,6 @@ def _handed(nodes: list[ast.AST], call: ast.Call, entry: Callee) -> bool | None:
 def _callee_tail(call: ast.Call) -> str:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-
 
 
 # The words without which a text makes no mock site by itself (``MonkeyPatch``
