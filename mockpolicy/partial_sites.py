@@ -167,7 +167,7 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         )
         nearby = frozenset(
             (other, exception)
-            for unit in _inheriting(analysis, _unit(site.owner))
+            for unit in units
             for other, exception in answers.raised_by_unit.get(id(unit), set())
             if other != name
         )

@@ -440,10 +440,10 @@ def _name_pattern(expr: ast.expr) -> str | None:
                 parts.append(None)
             parts.append(piece)
     elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-        left, right = _name_pattern_parts(expr.left), _name_pattern_parts(expr.right)
-        if left is None or right is None:
+        added = _name_pattern_parts(expr)
+        if added is None:
             return None
-        parts = [*left, *right]
+        parts = added
     else:
         return None
     if None not in parts:
@@ -452,6 +452,7 @@ def _name_pattern(expr: ast.expr) -> str | None:
 
 
 def _name_pattern_parts(expr: ast.expr) -> list[str | None] | None:
+    """The pieces of a name added up with ``+``: constants, None for a computed one."""
     if isinstance(expr, ast.Constant):
         return [expr.value] if isinstance(expr.value, str) else None
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
