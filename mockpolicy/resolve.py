@@ -246,7 +246,8 @@ class Resolver:
         function and keep its name and module (``functools.wraps``), so it stays
         the project's function; those known to turn it into another kind of object
         (cached properties, click commands, task objects, fixtures) make an
-        outside object."""
+        outside object. A decorator of the project that returns an instance of
+        a class (xonsh's ``@lazyobject`` gives a ``LazyObject``) makes that instance."""
         for decorator in function.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             if callee_name(decorator) in OBJECT_MAKING_DECORATORS:
@@ -254,7 +255,27 @@ class Resolver:
                 if made_by.kind is Kind.EXTERNAL:
                     return external(f"{made_by.qualname}()")
                 return UNKNOWN
+            if target is decorator:
+                made = self._made_by_decorator(target, scope)
+                if made is None:
+                    continue
+                if _is_proxy(made) and owner is None and not _has_parameters(function):
+                    # a lazy object: every attribute is the loaded value's, what the function returns
+                    return self.function_result(function, scope.module, None)
+                return made
         return Value(Kind.FUNCTION, module=scope.module.name, qualname=qualname, function=function, owner=owner)
+
+    def _made_by_decorator(self, decorator: ast.expr, scope: Scope) -> Value | None:
+        """The instance a plain decorator of the project returns in place of the
+        function (every return of it makes one class's instance), else None."""
+        made_by = self._evaluate(decorator, scope)
+        if made_by.kind is not Kind.FUNCTION or made_by.function is None or made_by.module is None:
+            return None
+        info = self.index.get(made_by.module)
+        if info is None:
+            return None
+        result = self.function_result(made_by.function, info, made_by.owner)
+        return result if result.kind is Kind.INSTANCE else None
 
     def _member(self, cls: ClassInfo, name: str, instance: bool) -> Value:
         if instance and name == "__class__":
@@ -1000,3 +1021,19 @@ class _ClassBodyLookup:
             return self.outer.local(name) if self.outer.local is not None else None
         body = Scope(self.outer.module, self, self.outer.narrow)
         return self.resolver._binding(member, body, f"{self.cls.module}.{self.cls.qualname}.{name}", owner=self.cls)
+
+
+_FORWARDING = ("__getattr__", "__getattribute__")
+
+
+def _is_proxy(value: Value) -> bool:
+    """Whether ``value`` is an instance of a class of the project that hands
+    attribute reads on (defines ``__getattr__`` or ``__getattribute__``)."""
+    return value.kind is Kind.INSTANCE and value.cls is not None and any(
+        name in value.cls.members for name in _FORWARDING
+    )
+
+
+def _has_parameters(function: FunctionNode) -> bool:
+    arguments = function.args
+    return bool(arguments.posonlyargs or arguments.args or arguments.vararg or arguments.kwonlyargs or arguments.kwarg)
