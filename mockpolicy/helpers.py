@@ -2,7 +2,8 @@
 
 A helper is a function or method whose body makes a patch from its own
 parameters and hands it on: returns the patcher, starts it, registers it, or
-enters it around a ``yield``; or one returning its only patch, of a target
+enters it around a ``yield`` or around code of its own (the mock lasts while
+the helper runs what the caller handed it); or one returning its only patch, of a target
 fixed by constants, unstarted (a factory: ``patch_display_util()``).
 ``TestCase.mock_object(obj, attr, new=None, **kw)`` doing
 ``patch.object(obj, attr, new, **kw).start()`` plus
@@ -23,6 +24,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings, own_nodes
 from mockpolicy.project import Project
@@ -56,6 +58,7 @@ OPAQUE = "__mockpolicy_helper_value__"
 # mocking call too, which then reads as a patch with a MagicMock of its own.
 OMITTED = "__mockpolicy_helper_default__"
 ENTERING = frozenset({"enterContext", "enter_context"})  # TestCase.enterContext, ExitStack.enter_context
+Handing = Literal["applies", "returns", "encloses"]  # what a helper does with its patch: see ``_handed``
 BINDING_DECORATORS = frozenset({"classmethod"})  # bound to the class, like a method to the instance
 
 
@@ -77,7 +80,8 @@ class Helper:
 
     def call_for(self, call: ast.Call) -> ast.Call | None:
         """The mocking call that ``call`` of this helper makes, at ``call``'s place;
-        None when the arguments cannot be matched to the parameters."""
+        None when the arguments cannot be matched to the parameters, or the
+        target is an object the helper makes itself (the caller left it out)."""
         bound: dict[str, ast.expr] = {}
         extra_args: list[ast.expr] = []
         extra_keywords: list[ast.keyword] = []
@@ -100,6 +104,9 @@ class Helper:
         for name, default in self.defaults.items():
             bound.setdefault(name, default)
         made = _substitute(self.template, bound, self.vararg, extra_args, self.kwarg, extra_keywords)
+        target = self.entry.argument(made, "target") if made is not None else None
+        if isinstance(target, ast.Name) and target.id in (OPAQUE, OMITTED):
+            return None  # the helper patches an object of its own: its body is the site
         if made is not None:
             ast.copy_location(made, call)
             made.end_lineno, made.end_col_offset = call.end_lineno, call.end_col_offset
@@ -330,14 +337,14 @@ class Helpers:
             found = self._wrapped(reading, owner, depth)
         if found is None:
             return None
-        entry, template, hands_patcher = found
+        entry, template, handing = found
         fixed = not any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(template))
         return Helper(
-            qualname, entry, template, tuple(positional), frozenset(named), defaults, vararg, kwarg, hands_patcher,
-            function, fixed,
+            qualname, entry, template, tuple(positional), frozenset(named), defaults, vararg, kwarg,
+            handing == "returns", function, fixed,
         )
 
-    def _direct(self, reading: _Reading) -> tuple[Callee, ast.Call, bool] | None:
+    def _direct(self, reading: _Reading) -> tuple[Callee, ast.Call, Handing] | None:
         """The one mocking call of the body whose target is a parameter (or its
         only one, of a fixed target, returned unstarted), and how the body
         hands it on; None for none, several, or one kept to itself."""
@@ -352,14 +359,14 @@ class Helpers:
             return None
         entry, call = parametrized[0] if len(parametrized) == 1 else made[0]
         handed = _handed(reading.nodes, call, entry)
-        if handed is None or not (parametrized or (handed and _fixed_target(entry, call))):
+        if handed is None or not (parametrized or (handed == "returns" and _fixed_target(entry, call))):
             return None  # a fixed target counts only in a factory returning the patcher unstarted
         return entry, _template(call, reading), handed
 
-    def _wrapped(self, reading: _Reading, owner: ClassInfo | None, depth: int) -> tuple[Callee, ast.Call, bool] | None:
+    def _wrapped(self, reading: _Reading, owner: ClassInfo | None, depth: int) -> tuple[Callee, ast.Call, Handing] | None:
         """A call of another helper with this one's parameters, handed on."""
         scope = _bound_scope(reading, owner)
-        made: list[tuple[Callee, ast.Call, bool]] = []
+        made: list[tuple[Callee, ast.Call, Handing]] = []
         for node in reading.nodes:
             if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Name, ast.Attribute)):
                 continue
@@ -374,7 +381,7 @@ class Helpers:
                 continue
             call = inner.call_for(node)
             if call is not None and (_from_parameters(inner.entry, call, reading) or _fixed_target(inner.entry, call)):
-                handed = _handed(reading.nodes, node, inner.entry) if inner.hands_patcher else False
+                handed = _handed(reading.nodes, node, inner.entry) if inner.hands_patcher else "applies"
                 if handed is None:
                     continue
                 made.append((inner.entry, _template(call, reading), handed))
@@ -550,14 +557,17 @@ def _template(call: ast.Call, reading: _Reading) -> ast.Call:
     return ast.Call(func=call.func, args=[keep(a) for a in call.args], keywords=keywords)
 
 
-def _handed(nodes: list[ast.AST], call: ast.Call, entry: Callee) -> bool | None:
-    """How the helper hands the patch on: False when it applies it (starts,
-    registers or enters it, or the call applies itself: mocker, monkeypatch),
-    True when it returns the patcher unstarted; None when it keeps it to itself."""
+def _handed(nodes: list[ast.AST], call: ast.Call, entry: Callee) -> Handing | None:
+    """How the helper hands the patch on: "applies" when it starts or registers
+    it, enters it around a ``yield``, or the call applies itself (mocker,
+    monkeypatch); "returns" when it returns the patcher unstarted; "encloses"
+    when it enters it in a ``with`` of a plain function (the patch lasts while
+    the helper runs, as openstacksdk's ``_verify(mock_method, test_method)``
+    runs the method under test); None when it keeps it to itself."""
     if not entry.patcher:
-        return False  # mocker.patch / monkeypatch.setattr apply as they are called
+        return "applies"  # mocker.patch / monkeypatch.setattr apply as they are called
     names: set[str] = set()
-    returned = started = False
+    returned = started = entered = False
     for node in nodes:
         if isinstance(node, ast.Assign) and node.value is call:
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
@@ -575,11 +585,14 @@ def _handed(nodes: list[ast.AST], call: ast.Call, entry: Callee) -> bool | None:
             started = True
         elif isinstance(node, ast.Call) and _callee_tail(node) in ENTERING:
             started = started or any(is_it(a) for a in node.args)
-        elif isinstance(node, (ast.With, ast.AsyncWith)) and is_generator:
-            started = started or any(is_it(item.context_expr) for item in node.items)
+        elif isinstance(node, (ast.With, ast.AsyncWith)) and any(is_it(item.context_expr) for item in node.items):
+            started = started or is_generator
+            entered = True
     if started:
-        return False
-    return True if returned else None
+        return "applies"
+    if returned:
+        return "returns"
+    return "encloses" if entered else None
 
 
 def _callee_tail(call: ast.Call) -> str:
