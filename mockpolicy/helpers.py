@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from mockpolicy.deps import Deps
 from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings, own_nodes
 from mockpolicy.project import Project
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
@@ -244,6 +245,7 @@ class Helpers:
         # Helpers of the file under analysis, remembered until ``forget_file``:
         # a suite calls its own helper thousands of times in one file.
         self._read_in_file: dict[tuple[int, int], Helper | None] = {}
+        self._of_the_tests: dict[str, tuple[bool, Deps]] = {}
 
     def forget_file(self) -> None:
         """Drop what was learnt of the file under analysis (its nodes die with it)."""
@@ -265,7 +267,10 @@ class Helpers:
     def of_the_tests(self, module: str) -> bool:
         """Whether ``module`` is code of the tests: named so (``is_test_code``),
         or found under a test path (``from support import patching`` in a
-        ``tests/`` folder pytest puts on ``sys.path``)."""
+        ``tests/`` folder pytest puts on ``sys.path``). Once per module and engine."""
+        return self.resolver.tracker.remembered(self._of_the_tests, module, lambda: self._is_of_the_tests(module))
+
+    def _is_of_the_tests(self, module: str) -> bool:
         project = self.resolver.project
         if project.is_test_code(module):
             return True
