@@ -18,7 +18,7 @@ from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
 from mockpolicy.functions import dotted_parts, is_none, unquoted, walk
 from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
-from mockpolicy.vocabulary import CLASS_SETUP_NAMES, callee_name, is_fixture
+from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, callee_name, is_fixture
 
 _TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 
@@ -271,8 +271,9 @@ def _union_members(annotation: ast.expr) -> list[ast.expr]:
 
 def _binds_instance_state(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether ``self.x = ...`` in ``func`` sets up state the other methods read:
-    ``__init__``, unittest/pytest set-up methods, and fixtures defined on the class."""
-    return func.name == "__init__" or func.name in CLASS_SETUP_NAMES or is_fixture(func.decorator_list)
+    ``__init__``, unittest/pytest set-up methods, the ``fixtures`` package's
+    ``Fixture._setUp``, and fixtures defined on the class."""
+    return func.name in ("__init__", FIXTURE_SET_UP) or func.name in CLASS_SETUP_NAMES or is_fixture(func.decorator_list)
 
 
 def local_class(module: str, node: ast.ClassDef, qualname: str, bases_scope: Scope) -> ClassInfo:

@@ -40,7 +40,7 @@ DEFAULT_BASELINE = "baselines/mockpolicy.json"
 
 # The keys [tool.mockpolicy] accepts; docs pages may only name these.
 OPTIONS: dict[str, str] = {
-    "first-party": "list of top-level package names that are the project's own code",
+    "first-party": "list of package names that are the project's own code (top-level, or dotted inside a shared namespace package)",
     "tests": "list of paths (relative to the project root) that `mockpolicy check` checks by default",
     "exclude": "list of glob patterns (relative to the project root) of files and folders to skip",
     "baseline": f"path of the baseline file, relative to the project root (default {DEFAULT_BASELINE})",
@@ -79,7 +79,9 @@ _CODE_TEST_FOLDERS = frozenset({"tests", "test"})  # a package's own test folder
 class Project:
     """A project under analysis.
 
-    ``first_party`` holds top-level import names; ``source_roots`` the
+    ``first_party`` holds top-level import names, and dotted names of the
+    project's packages inside a namespace package it shares with others
+    (``google.auth``); ``source_roots`` the
     directories searched, in order, for the project's modules; ``test_paths``
     what ``mockpolicy check`` analyses when given no paths.
     """
@@ -124,7 +126,7 @@ class Project:
         return self.root / str(self.settings.get("baseline", DEFAULT_BASELINE))
 
     def is_first_party(self, module: str) -> bool:
-        return module.partition(".")[0] in self.first_party
+        return in_packages(module, self.first_party)
 
     def is_test_code(self, module: str) -> bool:
         """Whether ``module`` (a dotted name) is part of the tests rather than the
@@ -159,7 +161,8 @@ class Project:
         files: list[Path] = []
         for root in self.source_roots:
             for name in sorted(self.first_party):
-                package, single = root / name, root / f"{name}.py"
+                package = root.joinpath(*name.split("."))
+                single = package.with_name(package.name + ".py")
                 candidates = sorted(package.rglob("*.py")) if package.is_dir() else [single] if single.is_file() else []
                 # A test path holding the whole package (the project's root) says nothing about its files.
                 inside = [t for t in tests if t not in resolved(package).parents and t != resolved(package)]
@@ -185,7 +188,7 @@ class Project:
         under_test = set(self.code_under_test())
         for root in self.source_roots:
             for name in sorted(self.first_party):
-                package = root / name
+                package = root.joinpath(*name.split("."))
                 if package.is_dir():
                     found.update(p for p in package.rglob("*.py") if p not in under_test)
         return sorted(p for p in found if p.is_file() and not self.is_excluded(p))
@@ -431,6 +434,16 @@ def _test_paths(
     return (root,), "the whole project: no tests folder or pytest testpaths found"
 
 
+def in_packages(module: str, names: frozenset[str]) -> bool:
+    """Whether the dotted ``module`` is one of the first-party ``names`` or
+    inside one: a top-level name, or a dotted one (a namespace package's member)."""
+    if module.partition(".")[0] in names:
+        return True
+    return "." in module and any(
+        "." in name and (module == name or module.startswith(name + ".")) for name in names
+    )
+
+
 def _is_package_dir(path: Path) -> bool:
     return path.is_dir() and (path / "__init__.py").is_file()
 
@@ -548,10 +561,25 @@ def _detect_first_party(
     for src in source_roots:
         if not src.is_dir():
             continue
-        found = _packages_in(src, root, test_dirs, private=False)
+        found = _packages_in(src, root, test_dirs, private=False) or _namespace_members(src, test_dirs)
         if found:
             break
     return frozenset(found)
+
+
+def _namespace_members(src: Path, test_dirs: set[Path]) -> set[str]:
+    """The packages inside the namespace packages of ``src`` (folders without
+    ``__init__.py`` whose own folders are packages, as google-auth's
+    ``google/auth`` and ``google/oauth2``), as dotted names: the namespace
+    itself is shared with other distributions (``google.protobuf``)."""
+    found: set[str] = set()
+    for child in sorted(src.iterdir()):
+        if child.name.startswith((".", "_")) or child.name in NOT_CODE_DIRS or child.name in TEST_DIR_NAMES:
+            continue
+        if not child.is_dir() or not child.name.isidentifier() or child.resolve() in test_dirs:
+            continue
+        found.update(f"{child.name}.{name}" for name in _packages_in(child, src, test_dirs, private=True))
+    return found
 
 
 def _packages_in(src: Path, root: Path, test_dirs: set[Path], private: bool) -> set[str]:

@@ -28,7 +28,7 @@ from mockpolicy.functions import (
 from mockpolicy.index import ModuleIndex, absolute_import, instance_of_declared, local_class
 from mockpolicy.project import Project
 from mockpolicy.symbols import CODE_KINDS, MISSING, UNKNOWN, Binding, ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value, external
-from mockpolicy.vocabulary import callee_name
+from mockpolicy.vocabulary import USE_FIXTURE, callee_name
 
 MAX_DEPTH = 60
 MAX_TUPLE = 8  # tuples are followed item by item up to this length
@@ -586,6 +586,8 @@ class Resolver:
             and isinstance(expr.func.value, ast.Constant) and isinstance(expr.func.value.value, str)
         ):
             return self._fold_join(expr.func.value.value, expr.args[0], scope)
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == USE_FIXTURE and len(expr.args) == 1:
+            return self._evaluate(expr.args[0], scope)  # the fixture, set up
         func = self._evaluate(expr.func, scope)
         if func.qualname == "builtins.type" and len(expr.args) == 1:
             obj = self._evaluate(expr.args[0], scope)

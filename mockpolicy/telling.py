@@ -971,6 +971,34 @@ def _reached(
 CONTEXT_DUNDERS = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
+def _may_name_a_caller(analysis: Analysis, function: Value, reach: Reach) -> bool:
+    """Whether some function calling ``function``'s name (read by name alone,
+    before any call is resolved) is one ``_reaches`` could find named by the
+    test at once: a dunder method, or a name the test reads. A cheap test for
+    the last level of callers, which are searched only to be named."""
+    names = _calling_names(analysis, function)
+    return names is None or not names.isdisjoint(reach.names)
+
+
+def _calling_names(analysis: Analysis, function: Value) -> frozenset[str] | None:
+    """The names of the functions that may call ``function`` (by its name, and
+    the methods of its class dispatching to it by ``getattr``); None when one is
+    a dunder method (named by its class). Once per function and engine."""
+    memory = cast("dict[object, tuple[frozenset[str] | None, Deps]]", analysis.memo.extra.setdefault("calling names", {}))
+
+    def gather() -> frozenset[str] | None:
+        short = function.qualname.rpartition(".")[2]
+        found: set[str] = set()
+        for path in _files_calling(analysis, short):
+            info = analysis.resolver.index.get(_module_of(analysis, path))
+            if info is not None:
+                found.update(qualname.rpartition(".")[2] for qualname, _, _ in _calls_by_name(analysis, path, info).get(short, []))
+        found.update(caller.qualname.rpartition(".")[2] for caller in _dispatching_callers(analysis, function))
+        return None if any(name.startswith("__") for name in found) else frozenset(found)
+
+    return analysis.memo.tracker.remembered(memory, (function.module, function.qualname), gather)
+
+
 def _reaches(
     analysis: Analysis, caller: Caller, reach: Reach, function: Value, depth: int, skipped: frozenset[str],
 ) -> bool:
@@ -1002,6 +1030,8 @@ def _reaches(
     value = analysis.resolver.resolve_dotted(caller.qualname)
     if value.kind is not Kind.FUNCTION or value.function is None:
         return False
+    if depth + 2 >= _CALLER_DEPTH and not _may_name_a_caller(analysis, value, reach):
+        return False  # the callers found would be the last looked at, and none can be named
     return any(
         _reached(analysis, upper, reach, function, depth + 1, skipped)
         for upper in callers(analysis, value, frozenset({caller.qualname})) if upper.qualname not in skipped
@@ -1402,6 +1432,8 @@ def _unconditional_chain(
             continue
         if arguments_matter and not all(passes_arguments_through(caller.function, call) for call in caller.calls):
             continue
+        if _may_raise_after(caller.function, caller.calls):
+            continue  # a test passing through it checks that the code did not raise
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if caller.qualname.rpartition(".")[2] in reach.names and reach.imported(
             value.module or caller.qualname.rpartition(".")[0]
@@ -1411,6 +1443,19 @@ def _unconditional_chain(
             if _unconditional_chain(analysis, value, reach, depth + 1, skipped | {caller.qualname}, arguments_matter):
                 return True
     return False
+
+
+def _may_raise_after(function: FunctionNode, calls: list[ast.Call]) -> bool:
+    """Whether ``function`` has a ``raise`` or an ``assert`` after the first of
+    ``calls``: it may decide to fail on what the call gave (cyborg's
+    ``_check_if_already_bound`` raises ``PatchError`` when the ARQs it listed
+    are bound already), and a test running it without expecting a failure
+    checks that decision."""
+    first = min((call.lineno, call.col_offset) for call in calls)
+    return any(
+        isinstance(node, (ast.Raise, ast.Assert)) and (node.lineno, node.col_offset) > first
+        for node in own_nodes(function)
+    )
 
 
 _PASS_THROUGH_DEPTH = 3  # how many local assignments a passed-on argument is followed through

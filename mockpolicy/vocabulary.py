@@ -275,6 +275,8 @@ UNITTEST_TEST_CASES = frozenset(
 # Methods of a test class that run before its tests: unittest's, their async
 # form, pytest's xunit-style ones, and nose's ``setup`` (pytest < 8 ran it).
 CLASS_SETUP_NAMES = frozenset({"setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class", "setup"})
+FIXTURE_SET_UP = "_setUp"  # what a ``fixtures.Fixture`` subclass overrides to set itself up
+USE_FIXTURE = "useFixture"  # testtools' ``TestCase.useFixture(fixture)``: sets it up, returns it
 SETUP_NAMES = CLASS_SETUP_NAMES | {"setUpModule", "setup_module", "setup_function"}
 """Every set-up method or module-level function name."""
 

@@ -50,14 +50,30 @@ def detect(root: Path, files: dict[str, str]) -> frozenset[str]:
              "docs/__init__.py": ""},
             {"pkg"},
         ),
+        (
+            {"setup.py": "from setuptools import setup\nsetup(name='google-auth')\n", "google/auth/__init__.py": "",
+             "google/auth/jwt.py": "", "google/oauth2/__init__.py": "", "tests/__init__.py": "", "docs/conf.py": ""},
+            {"google.auth", "google.oauth2"},
+        ),
     ],
     ids=[
         "project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "namespace-package", "pbr",
-        "setup.py", "src", "src-private-beside-declared", "beside-tests",
+        "setup.py", "src", "src-private-beside-declared", "beside-tests", "members-of-a-shared-namespace",
     ],
 )
 def test_first_party_detection(tmp_path: Path, files: dict[str, str], expected: set[str]) -> None:
     assert detect(tmp_path, files) == expected
+
+
+def test_members_of_a_shared_namespace_are_first_party_alone(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"google/auth/__init__.py": "", "google/auth/jwt.py": "", "google/oauth2/__init__.py": ""})
+    project = load_project(tmp_path)
+    assert project.is_first_party("google.auth.jwt") and project.is_first_party("google.oauth2")
+    assert not project.is_first_party("google.protobuf.message")  # another distribution's share of the namespace
+    assert not project.is_first_party("google")
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in project.code_under_test()) == [
+        "google/auth/__init__.py", "google/auth/jwt.py", "google/oauth2/__init__.py",
+    ]
 
 
 def test_configured_first_party_wins(tmp_path: Path) -> None:

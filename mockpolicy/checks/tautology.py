@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.functions import dotted_parts, walk
+from mockpolicy.outcomes import exception_name
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.symbols import Kind, Scope, Value
@@ -345,6 +346,8 @@ def _tautological(analysis: Analysis, context: Context) -> _Verdict | None:
         return None
     if _feeds_changing_answers(context) and any(_asserts_a_count(node) for node in nodes):
         return None
+    if _makes_a_mock_raise(context):
+        return None
     fed = _fed(context, nodes)
     for node, sites in assertions:
         if _depends_on_input(node) or _inside_lines(node, chosen) or _expects_computed_value(context, node, fed):
@@ -405,6 +408,30 @@ def _may_run_an_override(analysis: Analysis, function: Value, calls: list[ast.Ca
         receiver = analysis.resolver.evaluate(call.func.value, scope)
         if receiver.kind is Kind.INSTANCE and receiver.cls is not None \
                 and analysis.known_subclasses().override(receiver.cls, name, function):
+            return True
+    return False
+
+
+def _makes_a_mock_raise(context: Context) -> bool:
+    """Whether the test (its body or its patch decorators) makes a mock raise:
+    ``m.side_effect = Error(...)``, ``side_effect=Error`` in a patch, or an
+    exception among a ``side_effect`` list. It then checks that the code copes
+    with the failure (cyborg's ``init_host`` logging a failed migration), which
+    fails when the handler breaks."""
+    node = context.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for sub in [*walk(node), *(n for d in node.decorator_list for n in walk(d))]:
+        if isinstance(sub, ast.Assign) and any(
+            isinstance(t, ast.Attribute) and t.attr == "side_effect" for t in sub.targets
+        ):
+            effect: ast.expr | None = sub.value
+        elif isinstance(sub, ast.keyword) and sub.arg == "side_effect":
+            effect = sub.value
+        else:
+            continue
+        effects = effect.elts if isinstance(effect, (ast.List, ast.Tuple)) else [effect]
+        if any(item is not None and exception_name(item, raised=False) for item in effects):
             return True
     return False
 

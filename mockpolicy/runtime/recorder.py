@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from mockpolicy.project import in_packages
 from mockpolicy.runtime import record
 from mockpolicy.runtime.describe import MISSING, defined_by, is_a, is_mock, short
 from mockpolicy.runtime.observe import Observer
@@ -290,8 +291,7 @@ class Recorder:
     # -- what is worth blaming -----------------------------------------------
 
     def _is_own_module(self, name: str) -> bool:
-        top = name.partition(".")[0]
-        return top in self.first_party and not name.startswith("mockpolicy.runtime")
+        return in_packages(name, self.first_party) and not name.startswith("mockpolicy.runtime")
 
     def _not_made_by_tests(self, value: object) -> bool:
         return not self._made_by_tests(value)
@@ -301,7 +301,7 @@ class Recorder:
         if is_mock(value):
             return True
         module, _, what = defined_by(value)
-        if module is None or what in ("module", "value") or module.partition(".")[0] in self.first_party:
+        if module is None or what in ("module", "value") or in_packages(module, self.first_party):
             return False
         known = self._test_modules.get(module)
         if known is None:

@@ -1,0 +1,39 @@
+"""A test making a mock raise checks that the code copes with the failure,
+and one running code that may raise on what the mock gave checks that the
+code did not: neither passes whatever the real code does."""
+# pylint: disable=missing-docstring,unused-argument,import-error
+from unittest import mock
+
+from shopfp import healing
+
+
+@mock.patch("shopfp.healing.heal", side_effect=RuntimeError("down"))  # [first-party-mock]
+def test_start_survives_a_failed_heal(heal):
+    healing.start()
+    heal.assert_called_once_with()
+
+
+def test_start_survives_failures_in_turn(mocker):
+    heal = mocker.patch("shopfp.healing.heal")  # [first-party-mock]
+    heal.side_effect = [3, OSError("disk")]
+    healing.start()
+    healing.start()
+    heal.assert_called_with()
+
+
+def test_start_heals(mocker):
+    heal = mocker.patch("shopfp.healing.heal", return_value=0)  # [first-party-mock]
+    healing.start()
+    heal.assert_called_once_with()  # [tautological-mock-assertion]
+
+
+def test_unique_name(mocker):
+    read = mocker.patch("shopfp.healing.read_names", return_value=["a"])  # [first-party-mock]
+    healing.check_unique("a")
+    read.assert_called_once_with("a")
+
+
+def test_record(mocker):
+    write = mocker.patch("shopfp.healing.write")  # [first-party-mock]
+    healing.record("a")
+    write.assert_called_once()  # [tautological-mock-assertion]
