@@ -1446,16 +1446,22 @@ def _unconditional_chain(
 
 
 def _may_raise_after(function: FunctionNode, calls: list[ast.Call]) -> bool:
-    """Whether ``function`` has a ``raise`` or an ``assert`` after the first of
-    ``calls``: it may decide to fail on what the call gave (cyborg's
+    """Whether ``function`` has a ``raise`` (outside an ``except`` arm) or an
+    ``assert`` after the first of ``calls``: it may decide to fail on what the
+    call gave (cyborg's
     ``_check_if_already_bound`` raises ``PatchError`` when the ARQs it listed
     are bound already), and a test running it without expecting a failure
     checks that decision."""
     first = min((call.lineno, call.col_offset) for call in calls)
-    return any(
-        isinstance(node, (ast.Raise, ast.Assert)) and (node.lineno, node.col_offset) > first
-        for node in own_nodes(function)
-    )
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Raise, ast.Assert)) and (node.lineno, node.col_offset) > first:
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ExceptHandler)):
+            continue  # a handler's raise passes a failure on: no decision on what the call gave
+        stack.extend(child_nodes(node))
+    return False
 
 
 _PASS_THROUGH_DEPTH = 3  # how many local assignments a passed-on argument is followed through
