@@ -33,6 +33,7 @@ from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     ASSERTION_PREFIXES,
+    FIXTURE_SET_UP,
     MOCK_MODULE,
     MOCKER_FIXTURES,
     MOCKER_ROOT,
@@ -246,6 +247,7 @@ class Helpers:
         # a suite calls its own helper thousands of times in one file.
         self._read_in_file: dict[tuple[int, int], Helper | None] = {}
         self._of_the_tests: dict[str, tuple[bool, Deps]] = {}
+        self._fixtures: dict[tuple[int, int], Helper | None] = {}
 
     def forget_file(self) -> None:
         """Drop what was learnt of the file under analysis (its nodes die with it)."""
@@ -307,8 +309,27 @@ class Helpers:
         info = self.resolver.index.get(cls.module)
         return info is not None and info.volatile
 
+    def fixture_helper(self, cls: ClassInfo, module: ModuleInfo) -> Helper | None:
+        """The patch a ``fixtures.Fixture`` subclass of the tests makes when it is
+        set up (its ``_setUp`` or ``setUp`` makes one patch, of a fixed target
+        or of what its constructor was given, and applies it): kuryr's
+        ``MockNetworkClient`` patching ``clients.get_network_client`` is a mock
+        site wherever a test does ``self.useFixture(MockNetworkClient())``."""
+        for name in (FIXTURE_SET_UP, "setUp"):
+            binding = cls.members.get(name)
+            if binding is None or binding.kind != "def" or binding.function is None:
+                continue
+            key = (id(binding.function), id(cls))
+            known = self._fixtures
+            if key not in known:
+                qualname = f"{cls.module}.{cls.qualname}.{name}"
+                known[key] = self._recognise(binding.function, module, cls, qualname, 0, set_up=True)
+            return known[key]
+        return None
+
     def _recognise(
-        self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, qualname: str, depth: int
+        self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, qualname: str, depth: int,
+        set_up: bool = False,
     ) -> Helper | None:
         nodes = list(own_nodes(function))
         if not _may_be_helper([node for node in nodes if isinstance(node, ast.Call)], function):
@@ -337,7 +358,7 @@ class Helpers:
         for name in guarded:
             defaults[name] = ast.Name(id=OMITTED, ctx=ast.Load())  # not given: the helper makes its own
         reading = _Reading(function, module, params, changed - guarded, _aliases(module, local_imports), nodes)
-        found = self._direct(reading) if depth <= MAX_WRAPPING else None
+        found = self._direct(reading, set_up) if depth <= MAX_WRAPPING else None
         if found is None and depth < MAX_WRAPPING:
             found = self._wrapped(reading, owner, depth)
         if found is None:
@@ -349,10 +370,11 @@ class Helpers:
             handing == "returns", function, fixed,
         )
 
-    def _direct(self, reading: _Reading) -> tuple[Callee, ast.Call, Handing] | None:
+    def _direct(self, reading: _Reading, set_up: bool = False) -> tuple[Callee, ast.Call, Handing] | None:
         """The one mocking call of the body whose target is a parameter (or its
-        only one, of a fixed target, returned unstarted), and how the body
-        hands it on; None for none, several, or one kept to itself."""
+        only one, of a fixed target, returned unstarted, or applied by a
+        fixture's ``set_up``), and how the body hands it on; None for none,
+        several, or one kept to itself."""
         made: list[tuple[Callee, ast.Call]] = []
         for node in reading.nodes:
             if isinstance(node, ast.Call) and callee_name(node) in PATCHING_NAMES:
@@ -364,8 +386,9 @@ class Helpers:
             return None
         entry, call = parametrized[0] if len(parametrized) == 1 else made[0]
         handed = _handed(reading.nodes, call, entry)
-        if handed is None or not (parametrized or (handed == "returns" and _fixed_target(entry, call))):
-            return None  # a fixed target counts only in a factory returning the patcher unstarted
+        fixed_counts = handed == "returns" or (set_up and handed == "applies")
+        if handed is None or not (parametrized or (fixed_counts and _fixed_target(entry, call))):
+            return None  # a fixed target counts only in a factory returning the patcher unstarted, or a fixture
         return entry, _template(call, reading), handed
 
     def _wrapped(self, reading: _Reading, owner: ClassInfo | None, depth: int) -> tuple[Callee, ast.Call, Handing] | None:

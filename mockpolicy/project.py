@@ -567,18 +567,25 @@ def _detect_first_party(
     return frozenset(found)
 
 
-def _namespace_members(src: Path, test_dirs: set[Path]) -> set[str]:
+_NAMESPACE_DEPTH = 3  # google/cloud/storage: the package two namespace folders down
+
+
+def _namespace_members(src: Path, test_dirs: set[Path], depth: int = 1) -> set[str]:
     """The packages inside the namespace packages of ``src`` (folders without
-    ``__init__.py`` whose own folders are packages, as google-auth's
-    ``google/auth`` and ``google/oauth2``), as dotted names: the namespace
-    itself is shared with other distributions (``google.protobuf``)."""
+    ``__init__.py`` holding packages, as google-auth's ``google/auth`` and
+    google-cloud-storage's ``google/cloud/storage``), as dotted names: the
+    namespace itself is shared with other distributions (``google.protobuf``)."""
     found: set[str] = set()
     for child in sorted(src.iterdir()):
         if child.name.startswith((".", "_")) or child.name in NOT_CODE_DIRS or child.name in TEST_DIR_NAMES:
             continue
         if not child.is_dir() or not child.name.isidentifier() or child.resolve() in test_dirs:
             continue
+        if _is_package_dir(child):
+            continue  # a package at this level is not a namespace: its caller took it or left it
         found.update(f"{child.name}.{name}" for name in _packages_in(child, src, test_dirs, private=True))
+        if depth < _NAMESPACE_DEPTH:
+            found.update(f"{child.name}.{name}" for name in _namespace_members(child, test_dirs, depth + 1))
     return found
 
 

@@ -49,6 +49,7 @@ from mockpolicy.vocabulary import (
     SPY_KEYWORD,
     TEST_PREFIX,
     UNPACK_DECORATOR,
+    USE_FIXTURE,
     Api,
     Callee,
     Role,
@@ -517,6 +518,8 @@ class TestModule:
         parts = dotted_parts(call.func)
         if not parts or len(parts) > 3 or parts[-1].startswith(ASSERTION_PREFIXES):
             return None
+        if parts[-1] == USE_FIXTURE and len(call.args) == 1 and isinstance(call.args[0], ast.Call):
+            return self._fixture_site(call, call.args[0], context)
         root = parts[0]
         bound = root in ("self", "cls") and context.class_info is not None
         if root in ("self", "cls") and len(parts) != 2:
@@ -557,6 +560,31 @@ class TestModule:
             site.helper = value.qualname or parts[-1]
         else:
             return None
+        site.source_call = call
+        return site
+
+    def _fixture_site(self, call: ast.Call, made: ast.Call, context: Context) -> MockSite | None:
+        """The mock site ``self.useFixture(Fixture(...))`` makes when the fixture
+        class, of another module of the tests, patches when set up (``Helpers.fixture_helper``)."""
+        assert self.helpers is not None
+        value = self.resolver.evaluate(made.func, self.scope(context))
+        if value.kind is not Kind.CLASS or value.cls is None or value.module in (None, self.info.name):
+            return None  # in its own file the fixture's body is the site, reported there
+        info = self.resolver.index.get(value.module)
+        if info is None or info.volatile or not self.helpers.of_the_tests(value.module):
+            return None
+        helper = self.helpers.fixture_helper(value.cls, info)
+        if helper is None:
+            return None
+        mocking = helper.call_for(ast.Call(func=made.func, args=[], keywords=[]))
+        if mocking is None:
+            return None
+        ast.copy_location(mocking, call)
+        mocking.end_lineno, mocking.end_col_offset = call.end_lineno, call.end_col_offset
+        site = MockSite(helper.entry.kind, mocking, context, helper.entry.api, helper.entry.name)
+        site.hands_patcher = False
+        site.helper = value.qualname
+        site.helper_function = helper.function
         site.source_call = call
         return site
 

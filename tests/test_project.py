@@ -55,10 +55,17 @@ def detect(root: Path, files: dict[str, str]) -> frozenset[str]:
              "google/auth/jwt.py": "", "google/oauth2/__init__.py": "", "tests/__init__.py": "", "docs/conf.py": ""},
             {"google.auth", "google.oauth2"},
         ),
+        (
+            {"setup.py": "from setuptools import setup\nsetup(name='google-cloud-storage')\n",
+             "google/cloud/storage/__init__.py": "", "google/cloud/_storage_v2/__init__.py": "",
+             "tests/unit/test_blob.py": ""},
+            {"google.cloud.storage", "google.cloud._storage_v2"},
+        ),
     ],
     ids=[
         "project-name", "setuptools", "setuptools-find", "hatch", "flit", "poetry", "namespace-package", "pbr",
         "setup.py", "src", "src-private-beside-declared", "beside-tests", "members-of-a-shared-namespace",
+        "two-namespace-levels-down",
     ],
 )
 def test_first_party_detection(tmp_path: Path, files: dict[str, str], expected: set[str]) -> None:
