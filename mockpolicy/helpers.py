@@ -65,6 +65,37 @@ BINDING_DECORATORS = frozenset({"classmethod"})  # bound to the class, like a me
 
 
 @dataclass(frozen=True)
+class TableHelper:
+    """A helper patching every name of a table it is given: ``{obj: ["name",
+    ("name", "alias"), ...]}``, each ``patch.object(obj, "name", ...)``
+    (horizon's ``create_mocks`` decorator). ``position`` and ``parameter`` say
+    where a call passes the table; ``keywords`` are the patch's own constants."""
+
+    qualname: str
+    position: int | None
+    parameter: str
+    keywords: tuple[ast.keyword, ...] = ()
+
+    def patches(self, call: ast.Call) -> list[tuple[ast.expr, str]]:
+        """The (object, attribute name) pairs ``call`` of the helper patches."""
+        table: ast.expr | None = next((k.value for k in call.keywords if k.arg == self.parameter), None)
+        if table is None and self.position is not None and len(call.args) > self.position:
+            table = call.args[self.position]
+        if not isinstance(table, ast.Dict):
+            return []
+        found: list[tuple[ast.expr, str]] = []
+        for owner, names in zip(table.keys, table.values):
+            if owner is None or not isinstance(names, (ast.List, ast.Tuple, ast.Set)):
+                continue
+            for element in names.elts:
+                if isinstance(element, ast.Tuple) and element.elts:
+                    element = element.elts[0]  # ("name", "alias"): the alias only names the mock
+                if isinstance(element, ast.Constant) and isinstance(element.value, str):
+                    found.append((owner, element.value))
+        return found
+
+
+@dataclass(frozen=True)
 class Helper:
     """One helper: the mocking call it makes, written in its parameters."""
 
@@ -246,12 +277,15 @@ class Helpers:
         # Helpers of the file under analysis, remembered until ``forget_file``:
         # a suite calls its own helper thousands of times in one file.
         self._read_in_file: dict[tuple[int, int], Helper | None] = {}
+        self._tables_in_file: dict[int, TableHelper | None] = {}
         self._of_the_tests: dict[str, tuple[bool, Deps]] = {}
         self._fixtures: dict[tuple[int, int], Helper | None] = {}
+        self._tables: dict[int, TableHelper | None] = {}
 
     def forget_file(self) -> None:
         """Drop what was learnt of the file under analysis (its nodes die with it)."""
         self._read_in_file.clear()
+        self._tables_in_file.clear()
 
     def helper_for(self, value: Value, calls: list[ast.Call] | None = None) -> Helper | None:
         """The helper that calling ``value`` (what a call's callee evaluates to)
@@ -265,6 +299,19 @@ class Helpers:
                     return None  # the calls already gathered say no, without a walk of the body
                 return self.read(value.function, info, value.owner, value.qualname)
         return None
+
+    def table_helper_for(self, value: Value) -> TableHelper | None:
+        """The ``TableHelper`` calling ``value`` runs, for a function of the tests."""
+        if value.kind is not Kind.FUNCTION or value.function is None or value.owner is not None:
+            return None
+        info = self.resolver.index.get(value.module)
+        if info is None or not (info.volatile or self.of_the_tests(value.module)):
+            return None
+        known = self._tables_in_file if info.volatile else self._tables
+        key = id(value.function)
+        if key not in known:
+            known[key] = _read_table_helper(value.function, value.qualname, _aliases(info, {}))
+        return known[key]
 
     def of_the_tests(self, module: str) -> bool:
         """Whether ``module`` is code of the tests: named so (``is_test_code``),
@@ -500,6 +547,62 @@ def _assigned_by_statement(nodes: list[ast.AST], name: ast.Name) -> bool:
             if name in targets:
                 return True
     return False
+
+
+def _read_table_helper(function: FunctionNode, qualname: str, aliases: dict[str, str]) -> TableHelper | None:
+    """A ``TableHelper`` when ``function`` (its nested functions included: a
+    decorator's wrapper) loops ``for obj, names in TABLE.items()`` over one of
+    its parameters, then ``for name in names``, and patches
+    ``patch.object(obj, name)`` (or a local made from ``name``: ``name[0]``)."""
+    arguments = function.args
+    positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+    params = {*positional, *(a.arg for a in arguments.kwonlyargs)}
+    nodes = list(ast.walk(function))
+    owners: dict[str, str] = {}  # the loop's object name -> the table parameter
+    rows: dict[str, str] = {}  # the loop's names name -> the object name
+    for node in nodes:
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2:
+            first, second = node.target.elts
+            source = node.iter
+            if isinstance(first, ast.Name) and isinstance(second, ast.Name) and isinstance(source, ast.Call) \
+                    and isinstance(source.func, ast.Attribute) and source.func.attr == "items" \
+                    and isinstance(source.func.value, ast.Name) and source.func.value.id in params:
+                owners[first.id] = source.func.value.id
+                rows[second.id] = first.id
+    elements: dict[str, str] = {}  # a name bound to an element of a row -> the object name
+    for node in nodes:
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) \
+                and node.iter.id in rows:
+            elements[node.target.id] = rows[node.iter.id]
+    for node in nodes:  # method_mocked = method, or method[0]; a, b = method[0], method[1]
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            pairs: list[tuple[ast.expr, ast.expr]] = [(target, node.value)]
+            if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                    and len(target.elts) == len(node.value.elts):
+                pairs = list(zip(target.elts, node.value.elts))
+            for bound, value in pairs:
+                used = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+                element = next((elements[name] for name in used if name in elements), None)
+                if isinstance(bound, ast.Name) and element is not None:
+                    elements.setdefault(bound.id, element)
+    for node in nodes:
+        if not isinstance(node, ast.Call) or len(node.args) < 2:
+            continue
+        parts = dotted_parts(node.func) or []
+        if len(parts) < 2 or parts[-2:] != ["patch", "object"] or canonical(".".join(
+            [aliases.get(parts[0], parts[0]), *parts[1:]]
+        )) != f"{MOCK_MODULE}.patch.object":
+            continue
+        target, name = node.args[0], node.args[1]
+        if isinstance(target, ast.Name) and target.id in owners and isinstance(name, ast.Name) \
+                and elements.get(name.id) == target.id:
+            table = owners[target.id]
+            keywords = tuple(k for k in node.keywords if k.arg is not None and isinstance(k.value, ast.Constant))
+            position = positional.index(table) if table in positional else None
+            return TableHelper(qualname, position, table, keywords)
+    return None
 
 
 def _aliases(module: ModuleInfo, local_imports: dict[str, tuple[int, str]]) -> dict[str, str]:

@@ -34,6 +34,7 @@ from mockpolicy.vocabulary import (
     ASSERTION_PREFIXES,
     CALLEES,
     EXPAND_DECORATOR,
+    MOCK_MODULE,
     MOCKER_ANNOTATION,
     MOCKER_FIXTURES,
     MOCKER_ROOT,
@@ -97,6 +98,7 @@ class MockSite:
     helper: str = ""
     hands_patcher: bool = True  # a patcher call hands back the patcher (a helper may start it itself)
     helper_function: FunctionNode | None = None  # the helper's definition, when a helper made the site
+    answers_unread: bool = False  # the test configures the mock by a name the helper gives it (self.mock_<name>)
 
     @property
     def line(self) -> int:
@@ -494,18 +496,17 @@ class TestModule:
             for call in context.calls:
                 entry = SITE_CALLEES.get(self.callee(call.func, context) or "")
                 if entry is not None:
-                    site = MockSite(entry.kind, call, context, entry.api, entry.name)
+                    made = [MockSite(entry.kind, call, context, entry.api, entry.name)]
                 elif self.helpers is not None:
                     found = self._helper_site(call, context)
-                    if found is None:
-                        continue
-                    site = found
+                    made = [found] if found is not None else self._table_sites(call, context)
                 else:
                     continue
-                self._by_call[id(call)] = site
-                self._owned.setdefault(id(context), []).append(site)
-                self._describe(site)
-                self.sites.append(site)
+                for site in made:
+                    self._by_call[id(call) if len(made) == 1 else id(site.call)] = site
+                    self._owned.setdefault(id(context), []).append(site)
+                    self._describe(site)
+                    self.sites.append(site)
         self.sites.sort(key=lambda s: (s.call.lineno, s.call.col_offset))
         self._attach_decorators()
         for context in [self.module, *self.contexts]:
@@ -562,6 +563,34 @@ class TestModule:
             return None
         site.source_call = call
         return site
+
+    def _table_sites(self, call: ast.Call, context: Context) -> list[MockSite]:
+        """The mock sites a call of a ``TableHelper`` of the tests makes: one
+        ``patch.object(obj, "name")`` per name of the table it is given, at the call."""
+        assert self.helpers is not None
+        if not call.args or not any(isinstance(a, ast.Dict) for a in [*call.args, *(k.value for k in call.keywords)]):
+            return []
+        parts = dotted_parts(call.func)
+        if not parts or len(parts) > 3 or parts[0] in ("self", "cls") or parts[0] in context.params \
+                or parts[0] in context.assigns:
+            return []
+        value = self.resolver.evaluate(call.func, Scope(self.info))
+        helper = self.helpers.table_helper_for(value)
+        if helper is None:
+            return []
+        entry = SITE_CALLEES[f"{MOCK_MODULE}.patch.object"]
+        made: list[MockSite] = []
+        for owner, name in helper.patches(call):
+            mocking = ast.Call(func=call.func, args=[owner, ast.Constant(value=name)], keywords=list(helper.keywords))
+            ast.copy_location(mocking, call)
+            mocking.end_lineno, mocking.end_col_offset = call.end_lineno, call.end_col_offset
+            site = MockSite(entry.kind, mocking, context, entry.api, entry.name)
+            site.hands_patcher = False
+            site.helper = helper.qualname
+            site.source_call = call
+            site.answers_unread = True
+            made.append(site)
+        return made
 
     def _fixture_site(self, call: ast.Call, made: ast.Call, context: Context) -> MockSite | None:
         """The mock site ``self.useFixture(Fixture(...))`` makes when the fixture

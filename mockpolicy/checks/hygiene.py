@@ -229,10 +229,13 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
             stopped = any(_stops(node, keys) for node in visible.nodes) or any(
                 _stops(expr, keys) for expr in visible.registered
             )
-            if stopped or site.escapes or _returns_patcher(site) or _outside_base_may_stop(analysis, context):
+            if stopped or site.escapes or _returns_patcher(site) or _outside_base_may_stop(analysis, context) \
+                    or _a_base_stops_all(analysis, context):
                 continue  # stopped here, handed to a caller who stops it, or a base class may stop it
             if _stopped_by_a_sibling_method(context, keys):
                 continue  # a wrapper class with start() and stop(): whoever holds it stops it
+            if _in_a_module_function(context) and _test_classes_stop_all(analysis):
+                continue  # a helper of a module whose test classes stop every patcher on the way out
             later = _stopped_later(context, start, keys)
             if later is not None and not context.is_function:
                 continue  # module or class level: an exception before the stop fails the import itself
@@ -290,6 +293,79 @@ def _stopped_by_a_sibling_method(context: Context, keys: set[str]) -> bool:
         method is not context and any(_stops(node, keys) for node in ast.walk(method.node))
         for method in methods
     )
+
+
+def _a_base_stops_all(analysis: Analysis, context: Context) -> bool:
+    """Whether a base class of the test's class, of the project, stops every
+    patcher when a test ends (``_stops_all``)."""
+    owner = context.parent if context.is_function else context
+    info = owner.class_info if owner is not None else None
+    if info is None:
+        return False
+    seen: set[int] = set()
+    todo = [info]
+    while todo:
+        cls = todo.pop()
+        if id(cls) in seen:
+            continue
+        seen.add(id(cls))
+        if cls is not info and _stops_all(cls):
+            return True
+        module = analysis.resolver.index.get(cls.module)
+        scope = cls.bases_scope or (Scope(module) if module is not None else None)
+        if scope is None:
+            continue
+        for base_expr in cls.bases:
+            base = analysis.resolver.evaluate(base_expr, scope)
+            if base.kind is Kind.CLASS and base.cls is not None:
+                todo.append(base.cls)
+    return False
+
+
+def _stops_all(cls: ClassInfo) -> bool:
+    """Whether the class's tear-down calls ``patch.stopall()``, or its set-up
+    registers it as a cleanup."""
+    for name, binding in cls.members.items():
+        function = binding.function if binding.kind == "def" else None
+        if function is None:
+            continue
+        if name in TEARDOWN_NAMES and _stops(function, set()):
+            return True
+        if name in SETUP_NAMES and any(
+            isinstance(call, ast.Call) and callee_name(call) in CLEANUP_REGISTRARS
+            and any(_stops(argument, set()) for argument in call.args)
+            for call in ast.walk(function)
+        ):
+            return True
+    return False
+
+
+def _in_a_module_function(context: Context) -> bool:
+    """Whether ``context`` is a function outside any class (a helper or
+    decorator of the module, maybe nested in one)."""
+    scope: Context | None = context
+    while scope is not None and scope.is_function:
+        scope = scope.parent
+    return scope is not None and not isinstance(scope.node, ast.ClassDef)
+
+
+def _test_classes_stop_all(analysis: Analysis) -> bool:
+    """Whether a class of the module stops every patcher when its tests end:
+    its tear-down calls ``patch.stopall()``, or its set-up registers it as a
+    cleanup (horizon's ``helpers.TestCase``, whose tests the module's
+    ``create_mocks`` decorator patches for)."""
+    for context in analysis.module.contexts:
+        owner = context.parent
+        if not context.is_function or owner is None or not isinstance(owner.node, ast.ClassDef):
+            continue
+        if context.name in TEARDOWN_NAMES and _stops(context.node, set()):
+            return True
+        if context.name in SETUP_NAMES and any(
+            callee_name(call) in CLEANUP_REGISTRARS and any(_stops(argument, set()) for argument in call.args)
+            for call in context.calls
+        ):
+            return True
+    return False
 
 
 def _outside_base_may_stop(analysis: Analysis, context: Context) -> bool:
