@@ -244,7 +244,8 @@ class Analysis:
             )
         if target.value.kind is Kind.CLASS and value.kind is Kind.CLASS and value.cls is not None:
             return self._bare_subclass(value.cls, target.value)
-        if target.value.kind is Kind.FUNCTION and isinstance(replacement, ast.Name):
+        if target.value.kind in (Kind.FUNCTION, Kind.CLASS) and isinstance(replacement, ast.Name):
+            # a function of the test calling the original (for a class: building a real instance of it)
             local = getattr(replacement, "local", None) if replacement.id == OPAQUE else replacement.id
             return local is not None and self._calls_the_original(site, target, local)
         return False
@@ -350,7 +351,8 @@ class Analysis:
             if parts is None or parts[0] in own or ".".join(parts) in spellings:
                 continue
             value = self.resolver.evaluate(call.func, scope)
-            if value.kind is Kind.FUNCTION and (value.module, value.qualname) == (original.module, original.qualname):
+            if value.kind in (Kind.FUNCTION, Kind.CLASS) and value.kind is original.kind \
+                    and (value.module, value.qualname) == (original.module, original.qualname):
                 calls.add(id(call))
         return bool(calls) and _answers_from(body, calls)
 

@@ -279,3 +279,16 @@ def test_a_wrapper_answering_on_its_own_is_a_fake():
 
 def test_the_real_function_put_back(monkeypatch):
     monkeypatch.setattr(storage.Storage, "save", storage.Storage.save)
+
+
+def test_a_class_replaced_by_a_factory_of_real_instances():
+    def build_storage():
+        return Storage()
+
+    def build_fake():
+        return FakeStorage()
+
+    with mock.patch("shopfp.storage.Storage", new=build_storage):
+        pass
+    with mock.patch("shopfp.storage.Storage", new=build_fake):  # [first-party-mock]
+        pass
