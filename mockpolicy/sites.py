@@ -249,6 +249,13 @@ def root_key(expr: ast.expr) -> str | None:
             return None
 
 
+def _placed_at(made: ast.Call, call: ast.Call) -> ast.Call:
+    """``made``, a mocking call read off a helper, at the place of ``call`` (the helper call as written)."""
+    ast.copy_location(made, call)
+    made.end_lineno, made.end_col_offset = call.end_lineno, call.end_col_offset
+    return made
+
+
 def _has_keyword(call: ast.Call, *names: str) -> bool:
     return any(kw.arg in names for kw in call.keywords)
 
@@ -581,9 +588,9 @@ class TestModule:
         entry = SITE_CALLEES[f"{MOCK_MODULE}.patch.object"]
         made: list[MockSite] = []
         for owner, name in helper.patches(call):
-            mocking = ast.Call(func=call.func, args=[owner, ast.Constant(value=name)], keywords=list(helper.keywords))
-            ast.copy_location(mocking, call)
-            mocking.end_lineno, mocking.end_col_offset = call.end_lineno, call.end_col_offset
+            mocking = _placed_at(
+                ast.Call(func=call.func, args=[owner, ast.Constant(value=name)], keywords=list(helper.keywords)), call
+            )
             site = MockSite(entry.kind, mocking, context, entry.api, entry.name)
             site.hands_patcher = False
             site.helper = helper.qualname
@@ -608,9 +615,7 @@ class TestModule:
         mocking = helper.call_for(ast.Call(func=made.func, args=[], keywords=[]))
         if mocking is None:
             return None
-        ast.copy_location(mocking, call)
-        mocking.end_lineno, mocking.end_col_offset = call.end_lineno, call.end_col_offset
-        site = MockSite(helper.entry.kind, mocking, context, helper.entry.api, helper.entry.name)
+        site = MockSite(helper.entry.kind, _placed_at(mocking, call), context, helper.entry.api, helper.entry.name)
         site.hands_patcher = False
         site.helper = value.qualname
         site.helper_function = helper.function

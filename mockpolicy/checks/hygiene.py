@@ -350,22 +350,13 @@ def _in_a_module_function(context: Context) -> bool:
 
 
 def _test_classes_stop_all(analysis: Analysis) -> bool:
-    """Whether a class of the module stops every patcher when its tests end:
-    its tear-down calls ``patch.stopall()``, or its set-up registers it as a
-    cleanup (horizon's ``helpers.TestCase``, whose tests the module's
+    """Whether a class of the module stops every patcher when its tests end
+    (``_stops_all``: horizon's ``helpers.TestCase``, whose tests the module's
     ``create_mocks`` decorator patches for)."""
-    for context in analysis.module.contexts:
-        owner = context.parent
-        if not context.is_function or owner is None or not isinstance(owner.node, ast.ClassDef):
-            continue
-        if context.name in TEARDOWN_NAMES and _stops(context.node, set()):
-            return True
-        if context.name in SETUP_NAMES and any(
-            callee_name(call) in CLEANUP_REGISTRARS and any(_stops(argument, set()) for argument in call.args)
-            for call in context.calls
-        ):
-            return True
-    return False
+    return any(
+        context.class_info is not None and _stops_all(context.class_info)
+        for context in analysis.module.contexts if isinstance(context.node, ast.ClassDef)
+    )
 
 
 def _outside_base_may_stop(analysis: Analysis, context: Context) -> bool:
