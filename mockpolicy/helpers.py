@@ -358,8 +358,9 @@ class Helpers:
 
     def fixture_helper(self, cls: ClassInfo, module: ModuleInfo) -> Helper | None:
         """The patch a ``fixtures.Fixture`` subclass of the tests makes when it is
-        set up (its ``_setUp`` or ``setUp`` makes one patch, of a fixed target
-        or of what its constructor was given, and applies it): kuryr's
+        set up (its ``_setUp`` or ``setUp`` makes one patch, of a target fixed
+        by constants, and applies it; what the constructor was given is not
+        followed): kuryr's
         ``MockNetworkClient`` patching ``clients.get_network_client`` is a mock
         site wherever a test does ``self.useFixture(MockNetworkClient())``."""
         for name in (FIXTURE_SET_UP, "setUp"):
