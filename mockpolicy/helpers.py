@@ -4,7 +4,9 @@ A helper is a function or method whose body makes a patch from its own
 parameters and hands it on: returns the patcher, starts it, registers it, or
 enters it around a ``yield`` or around code of its own (the mock lasts while
 the helper runs what the caller handed it); or one returning its only patch, of a target
-fixed by constants, unstarted (a factory: ``patch_display_util()``).
+fixed by constants, unstarted (a factory: ``patch_display_util()``); or a
+method taking nothing but its instance that applies its only patch, of a
+fixed target (it sets the test calling it up: ``self._test_get_samples()``).
 ``TestCase.mock_object(obj, attr, new=None, **kw)`` doing
 ``patch.object(obj, attr, new, **kw).start()`` plus
 ``addCleanup(patcher.stop)`` is the common one. A call of a helper is a mock
@@ -406,6 +408,9 @@ class Helpers:
         for name in guarded:
             defaults[name] = ast.Name(id=OMITTED, ctx=ast.Load())  # not given: the helper makes its own
         reading = _Reading(function, module, params, changed - guarded, _aliases(module, local_imports), nodes)
+        # a method taking nothing but its instance that applies a patch sets the test up (ceilometer's
+        # ``self._test_get_samples()``, patching ``IPMISensor`` for the test calling it)
+        set_up = set_up or (owner is not None and not params and depth == 0)
         found = self._direct(reading, set_up) if depth <= MAX_WRAPPING else None
         if found is None and depth < MAX_WRAPPING:
             found = self._wrapped(reading, owner, depth)

@@ -23,14 +23,15 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import Literal, cast
 
 from mockpolicy.analysis import Analysis
 from mockpolicy.bodies import NOTHING, reading_once
 from mockpolicy.deps import Deps, listing_fact
-from mockpolicy.functions import FunctionNode, child_nodes, own_nodes, statements, walk
+from mockpolicy.functions import FunctionNode, child_nodes, dotted_parts, own_nodes, statements, walk
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
+from mockpolicy.resolve import Resolver
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.source import Lines, segment
 from mockpolicy.symbols import UNKNOWN, Binding, ClassInfo, Kind, ModuleInfo, Scope, Value
@@ -1345,15 +1346,19 @@ def _handlers(
     found: dict[Arm, tuple[FunctionNode, list[ast.stmt]]] = {}
     propagates = False
     for call in caller.calls:
-        handler = _enclosing_handler(caller, call, exception)
+        handler = _handler_taking(analysis, caller, call, exception, function.module)
+        if handler == "unknown":
+            continue  # a handler of a class that may be a base of the exception: which one runs is not known
         if handler is None:
             propagates = True
             continue
-        if any(_enclosing_handler(caller, call, o.value) is handler for o in given):
+        if any(_handler_taking(analysis, caller, call, o.value, function.module) is handler for o in given):
             continue  # the mock's own exception (or another mock's) takes this handler already
         if nearby and _taken_nearby(analysis, caller, call, handler, nearby):
             continue
         names = [ast.unparse(handler.type)] if handler.type is not None else []
+        derived = _derived_item(analysis, caller, handler, exception, function.module)
+        names[:0] = [callee_name(derived)] if derived is not None else []
         text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
         found.setdefault(Arm(caller.qualname, "except", text), (caller.function, handler.body))
     if propagates and depth + 1 < _CALLER_DEPTH:
@@ -1457,7 +1462,7 @@ def _unconditional_chain(
             continue
         if arguments_matter and not all(passes_arguments_through(caller.function, call) for call in caller.calls):
             continue
-        if _may_raise_after(caller.function, caller.calls):
+        if _may_raise_after(caller.function, caller.calls) or _checks_before(analysis, caller):
             continue  # a test passing through it checks that the code did not raise
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if caller.qualname.rpartition(".")[2] in reach.names and reach.imported(
@@ -1487,6 +1492,44 @@ def _may_raise_after(function: FunctionNode, calls: list[ast.Call]) -> bool:
             continue  # a handler's raise passes a failure on: no decision on what the call gave
         stack.extend(child_nodes(node))
     return False
+
+
+def _checks_before(analysis: Analysis, caller: Caller) -> bool:
+    """Whether ``caller``, before the first of its calls, calls a first-party
+    function of its module, its class or a module it imports that may fail on
+    its own (``_may_raise_after`` from its start): a guard such as
+    ironic-inspector's ``ironic.check_provision_state(node)``, raising for a
+    state it does not allow. A test running the caller without expecting a
+    failure checks that guard's decision."""
+    first = min((call.lineno, call.col_offset) for call in caller.calls)
+    for node in own_nodes(caller.function):
+        if not isinstance(node, ast.Call) or (node.lineno, node.col_offset) >= first:
+            continue
+        callee = _checked_callee(analysis, caller, node.func)
+        if callee is None:
+            continue
+        done = reading_once(callee)
+        fails = _may_raise_after(callee, [_START])
+        done()
+        if fails:
+            return True
+    return False
+
+
+_START = ast.Call(func=ast.Name(id=""), args=[], keywords=[], lineno=0, col_offset=-1)  # before any node
+
+
+def _checked_callee(analysis: Analysis, caller: Caller, func: ast.expr) -> FunctionNode | None:
+    """``_own_callee``, or the function a dotted call of a module the caller's
+    module imports (``ironic.check_provision_state``) runs."""
+    own = _own_callee(analysis, caller, func)
+    if own is not None or caller.module is None or not isinstance(func, ast.Attribute):
+        return own
+    parts = dotted_parts(func)
+    if parts is None or parts[0] in {"self", "cls"}:
+        return None
+    value = analysis.resolver.resolve_dotted(".".join([caller.module.name, *parts]))
+    return value.function if value.kind is Kind.FUNCTION and value.function is not caller.function else None
 
 
 _PASS_THROUGH_DEPTH = 3  # how many local assignments a passed-on argument is followed through
@@ -1636,12 +1679,109 @@ def _reraises(handler: ast.ExceptHandler) -> bool:
 
 
 def _enclosing_handler(caller: Caller, call: ast.Call, exception: str) -> ast.ExceptHandler | None:
-    """The innermost handler around ``call`` in ``caller`` that catches ``exception``."""
+    """The innermost handler around ``call`` in ``caller`` that catches ``exception``, by name."""
     for statement in reversed(caller.tries.get(id(call), ())):
         for handler in statement.handlers:
             if any(_catches(name, exception) for name in _caught_names(handler)):
                 return handler
     return None
+
+
+def _handler_taking(
+    analysis: Analysis, caller: Caller, call: ast.Call, exception: str, raised_in: str,
+) -> ast.ExceptHandler | None | Literal["unknown"]:
+    """``_enclosing_handler``, where a handler naming a class other than
+    ``exception`` also catches it when the class named ``exception`` (looked up in the module raising it, the caller's, the handler class's, and
+    the modules they import), derives from it (gnocchiclient's ``BadRequest``
+    from ``ClientException``; ``JSONDecodeError`` from ``ValueError``);
+    ``"unknown"`` when a class the handler names, or the raised one, is not
+    found (a builtin handler then does not catch it, as by name)."""
+    for statement in reversed(caller.tries.get(id(call), ())):
+        for position, handler in enumerate(statement.handlers):
+            if any(_catches(name, exception) for name in _caught_names(handler)):
+                return handler
+            if _derived_item(analysis, caller, handler, exception, raised_in) is not None:
+                return handler
+            if _derived_item(analysis, caller, handler, exception, raised_in, unknown=True) is not None and not any(
+                exception in _caught_names(later) for later in statement.handlers[position + 1:]
+            ):
+                return "unknown"  # unless a later handler names the exception: no one writes one that never runs
+    return None
+
+
+def _derived_item(
+    analysis: Analysis, caller: Caller, handler: ast.ExceptHandler, exception: str, raised_in: str,
+    unknown: bool = False,
+) -> ast.expr | None:
+    """The class ``handler`` names that the class named ``exception`` derives
+    from (``_derives``); with ``unknown``, one it may derive from, as far as
+    the engine can tell."""
+    if handler.type is None:
+        return None
+    items = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    wanted = None if unknown else True
+    return next((item for item in items if _derives(analysis, caller, item, exception, raised_in) is wanted), None)
+
+
+def _derives(analysis: Analysis, caller: Caller, caught: ast.expr, exception: str, raised_in: str) -> bool | None:
+    """Whether the class named ``exception`` (raised in module ``raised_in``)
+    derives from the class ``caught`` names in ``caller``'s module; None when
+    the caught class, not a builtin, or the raised class cannot be found."""
+    if exception == AN_EXCEPTION or caller.module is None:
+        return False
+    builtin = getattr(builtins, callee_name(caught) or "", None)
+    parts = dotted_parts(caught)
+    handled = None
+    if not isinstance(builtin, type):
+        handled = _class_named(analysis, ".".join([caller.module.name, *parts])) if parts else None
+        if handled is None:
+            return None
+    homes = [raised_in, caller.module.name, *([handled[0].module] if handled else [])]
+    for home in list(homes):
+        info = analysis.resolver.index.get(home)
+        homes.extend(b.target for b in (info.bindings.values() if info else ()) if b.kind == "import" and b.target)
+    raised = next((found for home in homes if (found := _class_named(analysis, f"{home}.{exception}"))), None)
+    if raised is None:
+        return False if handled is None else None
+    ancestor: tuple[str, str] | type = (handled[0].module, handled[0].qualname) if handled else cast(type, builtin)
+    return _descends(analysis, raised, ancestor, 0)
+
+
+def _class_named(analysis: Analysis, dotted: str) -> tuple[ClassInfo, Resolver] | None:
+    """The class ``dotted`` names, in the project or an installed library, with
+    the resolver that reads its module."""
+    value = analysis.resolver.resolve_dotted(dotted)
+    resolver = analysis.resolver
+    if value.kind is Kind.EXTERNAL:
+        resolver = analysis.libraries.resolver
+        value = resolver.resolve_dotted(value.qualname)
+    return (value.cls, resolver) if value.kind is Kind.CLASS and value.cls is not None else None
+
+
+def _descends(
+    analysis: Analysis, found: tuple[ClassInfo, Resolver], ancestor: tuple[str, str] | type, depth: int,
+) -> bool | None:
+    """Whether the class ``found`` is ``ancestor`` (module and qualname, or a
+    builtin class) or derives from it; None when a base cannot be read."""
+    cls, resolver = found
+    if (cls.module, cls.qualname) == ancestor:
+        return True
+    scope = cls.bases_scope or resolver.module_scope(cls.module)
+    if depth >= _ANCESTRY_DEPTH or scope is None:
+        return None
+    verdicts: set[bool | None] = set()
+    for base in cls.bases:
+        builtin = getattr(builtins, base.id, None) if isinstance(base, ast.Name) else None
+        if isinstance(builtin, type):  # Exception, ValueError...: no class of a project or a library derives from it
+            verdicts.add(isinstance(ancestor, type) and issubclass(builtin, ancestor))
+            continue
+        value, reading = resolver.evaluate(base, scope), resolver
+        if value.kind is Kind.EXTERNAL:
+            reading = analysis.libraries.resolver
+            value = reading.resolve_dotted(value.qualname)
+        known = value.kind is Kind.CLASS and value.cls is not None
+        verdicts.add(_descends(analysis, (value.cls, reading), ancestor, depth + 1) if known else None)  # type: ignore[arg-type]
+    return True if True in verdicts else (None if None in verdicts else False)
 
 
 def _tries_around(function: FunctionNode, calls: list[ast.Call]) -> dict[int, tuple[ast.Try, ...]]:

@@ -1,5 +1,7 @@
 """Start-up work that must not stop the service, and a check refusing duplicates."""
 
+from shopfp import states
+
 
 def heal():
     return 0
@@ -30,3 +32,13 @@ def write(name, total):
 
 def record(name):
     write(name, 1)
+
+
+def resume(name, state):
+    states.check_resumable(state)
+    write(name, 2)
+
+
+def resume_quietly(name, state):
+    states.describe(state)
+    write(name, 3)
