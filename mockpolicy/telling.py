@@ -1437,7 +1437,9 @@ _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstr
 _EVIDENCE_DEPTH = 2  # a chain of this many first-party calls from the test to the mocked call
 
 
-def calls_unconditionally(analysis: Analysis, function: Value, reach: Reach, arguments_matter: bool) -> bool:
+def calls_unconditionally(
+    analysis: Analysis, function: Value, reach: Reach, arguments_matter: bool, asserted_count: int | None = None,
+) -> bool:
     """Whether the engine sees the test's own call reach ``function`` on every
     path: a first-party function the test names (whose module its file
     imports) makes all its calls of it outside any ``if``, loop, ``except`` arm
@@ -1448,16 +1450,27 @@ def calls_unconditionally(analysis: Analysis, function: Value, reach: Reach, arg
     engine cannot type may be another class's method. When ``arguments_matter``
     (the test asserts the arguments), every call on the chain must pass on
     its arguments as they came (``passes_arguments_through``): arguments the
-    code derives are a result of its logic. False when no such chain is seen."""
-    return _unconditional_chain(analysis, function, reach, 0, frozenset({function.qualname}), arguments_matter)
+    code derives are a result of its logic. With ``asserted_count`` (how many
+    arguments the test's assertion expects), a call passing another number
+    does not count: the assertion fails against it, whatever else the code does
+    (blazar's ``lease_list(None)`` asserted as ``assert_called_once_with()``).
+    False when no such chain is seen."""
+    return _unconditional_chain(
+        analysis, function, reach, 0, frozenset({function.qualname}), arguments_matter, asserted_count,
+    )
 
 
 def _unconditional_chain(
     analysis: Analysis, function: Value, reach: Reach, depth: int, skipped: frozenset[str], arguments_matter: bool,
+    asserted_count: int | None = None,
 ) -> bool:
     for caller in callers(analysis, function, frozenset({function.qualname})):
         if caller.qualname in skipped or caller.conditional:
             continue
+        if asserted_count is not None and not any(
+            argument_count(call) in (asserted_count, None) for call in caller.calls
+        ):
+            continue  # the code's call cannot be the asserted one
         if any(callee_name(d) not in _PLAIN_DECORATORS for d in caller.function.decorator_list):
             continue
         if arguments_matter and not all(passes_arguments_through(caller.function, call) for call in caller.calls):
@@ -1530,6 +1543,14 @@ def _checked_callee(analysis: Analysis, caller: Caller, func: ast.expr) -> Funct
         return None
     value = analysis.resolver.resolve_dotted(".".join([caller.module.name, *parts]))
     return value.function if value.kind is Kind.FUNCTION and value.function is not caller.function else None
+
+
+def argument_count(call: ast.Call) -> int | None:
+    """How many arguments ``call`` passes, positional and keyword; None when
+    it unpacks some (``*args``, ``**kwargs``)."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    return len(call.args) + len(call.keywords)
 
 
 _PASS_THROUGH_DEPTH = 3  # how many local assignments a passed-on argument is followed through
@@ -1726,25 +1747,72 @@ def _derived_item(
 def _derives(analysis: Analysis, caller: Caller, caught: ast.expr, exception: str, raised_in: str) -> bool | None:
     """Whether the class named ``exception`` (raised in module ``raised_in``)
     derives from the class ``caught`` names in ``caller``'s module; None when
-    the caught class, not a builtin, or the raised class cannot be found."""
+    that cannot be told: a class on the way cannot be read. A handler naming
+    a builtin is judged as before, by the builtin classes the exception is
+    known to derive from (none known: it does not catch it)."""
     if exception == AN_EXCEPTION or caller.module is None:
         return False
     builtin = getattr(builtins, callee_name(caught) or "", None)
+    if isinstance(builtin, type):
+        ancestry = _raised_ancestry(analysis, caller, exception, [raised_in])
+        return ancestry is not None and any(issubclass(base, builtin) for base in ancestry[1])
     parts = dotted_parts(caught)
-    handled = None
-    if not isinstance(builtin, type):
-        handled = _class_named(analysis, ".".join([caller.module.name, *parts])) if parts else None
-        if handled is None:
-            return None
-    homes = [raised_in, caller.module.name, *([handled[0].module] if handled else [])]
+    handled = _class_named(analysis, ".".join([caller.module.name, *parts])) if parts else None
+    ancestry = _raised_ancestry(analysis, caller, exception, [raised_in, *([handled[0].module] if handled else [])])
+    if ancestry is None:
+        return None
+    classes, _, complete = ancestry
+    if handled is not None:
+        return True if (handled[0].module, handled[0].qualname) in classes else (False if complete else None)
+    named = callee_name(caught)
+    return None if not complete or any(qualname.rpartition(".")[2] == named for _, qualname in classes) else False
+
+
+def _raised_ancestry(
+    analysis: Analysis, caller: Caller, exception: str, homes: list[str],
+) -> tuple[set[tuple[str, str]], set[type], bool] | None:
+    """The class named ``exception`` and its bases, as (module, qualname)
+    pairs, the builtin classes among them, and whether every base could be
+    read; None when the class is not found (looked up in ``homes``, the
+    caller's module, and the modules these import). A builtin is its own."""
+    builtin = getattr(builtins, exception, None)
+    if isinstance(builtin, type):
+        return set(), {builtin}, True
+    assert caller.module is not None
+    homes = [*homes, caller.module.name]
     for home in list(homes):
         info = analysis.resolver.index.get(home)
         homes.extend(b.target for b in (info.bindings.values() if info else ()) if b.kind == "import" and b.target)
     raised = next((found for home in homes if (found := _class_named(analysis, f"{home}.{exception}"))), None)
     if raised is None:
-        return False if handled is None else None
-    ancestor: tuple[str, str] | type = (handled[0].module, handled[0].qualname) if handled else cast(type, builtin)
-    return _descends(analysis, raised, ancestor, 0)
+        return None
+    classes: set[tuple[str, str]] = set()
+    builtin_bases: set[type] = set()
+    complete = True
+    pending = [(raised, 0)]
+    while pending:
+        (cls, resolver), depth = pending.pop()
+        if (cls.module, cls.qualname) in classes:
+            continue
+        classes.add((cls.module, cls.qualname))
+        scope = cls.bases_scope or resolver.module_scope(cls.module)
+        if depth >= _ANCESTRY_DEPTH or scope is None:
+            complete = False
+            continue
+        for base in cls.bases:
+            named = getattr(builtins, base.id, None) if isinstance(base, ast.Name) else None
+            if isinstance(named, type):
+                builtin_bases.add(named)
+                continue
+            value, reading = resolver.evaluate(base, scope), resolver
+            if value.kind is Kind.EXTERNAL:
+                reading = analysis.libraries.resolver
+                value = reading.resolve_dotted(value.qualname)
+            if value.kind is Kind.CLASS and value.cls is not None:
+                pending.append(((value.cls, reading), depth + 1))
+            else:
+                complete = False
+    return classes, builtin_bases, complete
 
 
 def _class_named(analysis: Analysis, dotted: str) -> tuple[ClassInfo, Resolver] | None:
@@ -1756,32 +1824,6 @@ def _class_named(analysis: Analysis, dotted: str) -> tuple[ClassInfo, Resolver] 
         resolver = analysis.libraries.resolver
         value = resolver.resolve_dotted(value.qualname)
     return (value.cls, resolver) if value.kind is Kind.CLASS and value.cls is not None else None
-
-
-def _descends(
-    analysis: Analysis, found: tuple[ClassInfo, Resolver], ancestor: tuple[str, str] | type, depth: int,
-) -> bool | None:
-    """Whether the class ``found`` is ``ancestor`` (module and qualname, or a
-    builtin class) or derives from it; None when a base cannot be read."""
-    cls, resolver = found
-    if (cls.module, cls.qualname) == ancestor:
-        return True
-    scope = cls.bases_scope or resolver.module_scope(cls.module)
-    if depth >= _ANCESTRY_DEPTH or scope is None:
-        return None
-    verdicts: set[bool | None] = set()
-    for base in cls.bases:
-        builtin = getattr(builtins, base.id, None) if isinstance(base, ast.Name) else None
-        if isinstance(builtin, type):  # Exception, ValueError...: no class of a project or a library derives from it
-            verdicts.add(isinstance(ancestor, type) and issubclass(builtin, ancestor))
-            continue
-        value, reading = resolver.evaluate(base, scope), resolver
-        if value.kind is Kind.EXTERNAL:
-            reading = analysis.libraries.resolver
-            value = reading.resolve_dotted(value.qualname)
-        known = value.kind is Kind.CLASS and value.cls is not None
-        verdicts.add(_descends(analysis, (value.cls, reading), ancestor, depth + 1) if known else None)  # type: ignore[arg-type]
-    return True if True in verdicts else (None if None in verdicts else False)
 
 
 def _tries_around(function: FunctionNode, calls: list[ast.Call]) -> dict[int, tuple[ast.Try, ...]]:

@@ -14,7 +14,7 @@ from mockpolicy.outcomes import exception_name
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.symbols import Kind, Scope, Value
-from mockpolicy.telling import Reach, calls_unconditionally, reach_of
+from mockpolicy.telling import Reach, argument_count, calls_unconditionally, reach_of
 from mockpolicy.vocabulary import (
     ASSERT_METHODS,
     ASSERTING_CONTEXTS,
@@ -373,6 +373,8 @@ def _seen_unconditional(
     itself = True
     scope = analysis.module.scope(context)
     arguments_matter = any(_checks_arguments(node) for node in assertions)
+    counts = {_asserted_count(node) for node in assertions} - {_NOT_WITH}
+    asserted_count = next(iter(counts)) if len(counts) == 1 and len({id(site) for site in mocks}) == 1 else None
     for site in mocks:
         for target in analysis.first_party_targets(site):
             function = target.value
@@ -389,7 +391,7 @@ def _seen_unconditional(
                 continue
             itself = False
             reach = reach_of(analysis, context, {}) if reach is None else reach
-            if not calls_unconditionally(analysis, function, reach, arguments_matter):
+            if not calls_unconditionally(analysis, function, reach, arguments_matter, asserted_count):
                 return None
     return itself
 
@@ -442,6 +444,22 @@ def _checks_arguments(node: ast.AST) -> bool:
         not (isinstance(expected, (ast.Attribute, ast.Name)) and callee_name(expected) in NEUTRAL_MOCK_ATTRIBUTES)
         for expected in _expected_arguments(node)
     )
+
+
+_CALL_ASSERTIONS = frozenset({
+    "assert_called_once_with", "assert_called_with", "assert_any_call",
+    "assert_awaited_once_with", "assert_awaited_with", "assert_any_await",
+})
+_NOT_WITH = -1  # an assertion that names no call of its own
+
+
+def _asserted_count(node: ast.AST) -> int | None:
+    """How many arguments a ``mock.assert_called_with(...)``-style assertion
+    expects (None when it unpacks some); ``_NOT_WITH`` for other assertions."""
+    call = node.value if isinstance(node, ast.Expr) else node
+    if not isinstance(call, ast.Call) or callee_name(call) not in _CALL_ASSERTIONS:
+        return _NOT_WITH
+    return argument_count(call)
 
 
 def _same_function(value: Value, function: Value) -> bool:

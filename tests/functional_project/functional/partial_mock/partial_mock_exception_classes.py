@@ -1,8 +1,8 @@
 """The handler an exception the mock withholds would take is the first one
 catching its class or a base of it (``Refused`` is a ``CourierError``, a
 ``JSONDecodeError`` a ``ValueError``), not the first naming it or catching
-everything. Where a class the handler names cannot be read, which handler
-runs is not known, and nothing is reported."""
+everything. Where the exception's class derives from one that cannot be
+read, which handler runs is not known, and nothing is reported."""
 # pylint: disable=missing-docstring,import-error,unused-argument
 from unittest import mock
 
@@ -24,7 +24,13 @@ def test_label_read(read_label):
     assert courier.label_of("a") == "read"
 
 
-@mock.patch("shopfp.courier.hand_over", autospec=True)
+@mock.patch("shopfp.courier.hand_over", autospec=True)  # [undocumented-partial-mock]
 def test_delivered_not_jammed(hand_over):
-    # Jammed may be a base of Refused: which handler runs is not known
+    # Refused's bases are all known, and Jammed is none of them
     assert courier.deliver_unless_jammed("box") == "delivered"
+
+
+@mock.patch("shopfp.courier.hand_over_slowly", autospec=True)
+def test_delivered_slowly(hand_over_slowly):
+    # Stuck derives from a class that cannot be read: which handler runs is not known
+    assert courier.deliver_slowly("box") == "delivered"

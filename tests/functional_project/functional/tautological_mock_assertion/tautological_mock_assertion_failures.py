@@ -1,6 +1,8 @@
 """A test making a mock raise checks that the code copes with the failure,
 and one running code that may raise on what the mock gave checks that the
-code did not, as does one whose code first calls a check that may raise: none passes whatever the real code does."""
+code did not, as does one whose code first calls a check that may raise,
+and one expecting another number of arguments than the code passes: none
+passes whatever the real code does."""
 # pylint: disable=missing-docstring,unused-argument,import-error
 from unittest import mock
 
@@ -49,3 +51,15 @@ def test_resume_quietly(mocker):
     write = mocker.patch("shopfp.healing.write")  # [first-party-mock]
     healing.resume_quietly("a", "waiting")
     write.assert_called_once()  # [tautological-mock-assertion]
+
+
+def test_record_passes_the_name(mocker):
+    write = mocker.patch("shopfp.healing.write")  # [first-party-mock]
+    healing.record("a")
+    write.assert_called_once_with("a", mock.ANY)  # [tautological-mock-assertion]
+
+
+def test_record_with_the_name_alone(mocker):
+    write = mocker.patch("shopfp.healing.write")  # [first-party-mock]
+    healing.record("a")
+    write.assert_called_once_with("a")  # the code passes two: this fails against it
