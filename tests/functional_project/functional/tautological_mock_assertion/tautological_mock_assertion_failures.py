@@ -63,3 +63,10 @@ def test_record_with_the_name_alone(mocker):
     write = mocker.patch("shopfp.healing.write")  # [first-party-mock]
     healing.record("a")
     write.assert_called_once_with("a")  # the code passes two: this fails against it
+
+
+@mock.patch("shopfp.healing.Healer.write", autospec=True)  # [first-party-mock]
+def test_healer_records(write):
+    healer = healing.Healer()
+    healer.record("a")
+    write.assert_called_once_with(healer, "a", mock.ANY)  # [tautological-mock-assertion]

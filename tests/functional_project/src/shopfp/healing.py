@@ -42,3 +42,11 @@ def resume(name, state):
 def resume_quietly(name, state):
     states.describe(state)
     write(name, 3)
+
+
+class Healer:
+    def write(self, name, total):
+        return name, total
+
+    def record(self, name):
+        self.write(name, 1)
