@@ -1439,6 +1439,7 @@ _EVIDENCE_DEPTH = 2  # a chain of this many first-party calls from the test to t
 
 def calls_unconditionally(
     analysis: Analysis, function: Value, reach: Reach, arguments_matter: bool, asserted_count: int | None = None,
+    mocked: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether the engine sees the test's own call reach ``function`` on every
     path: a first-party function the test names (whose module its file
@@ -1455,15 +1456,16 @@ def calls_unconditionally(
     (or, for the instance an autospec method records, one fewer) does not
     count: the assertion fails against it, whatever else the code does
     (blazar's ``lease_list(None)`` asserted as ``assert_called_once_with()``).
-    False when no such chain is seen."""
+    ``mocked``: the functions the test replaces (they do not run, so decide
+    nothing). False when no such chain is seen."""
     return _unconditional_chain(
-        analysis, function, reach, 0, frozenset({function.qualname}), arguments_matter, asserted_count,
+        analysis, function, reach, 0, frozenset({function.qualname}), arguments_matter, asserted_count, mocked,
     )
 
 
 def _unconditional_chain(
     analysis: Analysis, function: Value, reach: Reach, depth: int, skipped: frozenset[str], arguments_matter: bool,
-    asserted_count: int | None = None,
+    asserted_count: int | None = None, mocked: frozenset[str] = frozenset(),
 ) -> bool:
     for caller in callers(analysis, function, frozenset({function.qualname})):
         if caller.qualname in skipped or caller.conditional:
@@ -1476,15 +1478,17 @@ def _unconditional_chain(
             continue
         if arguments_matter and not all(passes_arguments_through(caller.function, call) for call in caller.calls):
             continue
-        if _may_raise_after(caller.function, caller.calls) or _checks_before(analysis, caller):
+        if _may_raise_after(caller.function, caller.calls) or _checks_before(analysis, caller, mocked):
             continue  # a test passing through it checks that the code did not raise
         value = analysis.resolver.resolve_dotted(caller.qualname)
-        if caller.qualname.rpartition(".")[2] in reach.names and reach.imported(
-            value.module or caller.qualname.rpartition(".")[0]
-        ):
+        name = caller.qualname.rpartition(".")[2]
+        if name in reach.names and reach.imported(value.module or caller.qualname.rpartition(".")[0]) \
+                and name in reach.used().names:  # not only as a mocking call's name (``mock.patch`` is no ``patch``)
             return True
         if depth + 1 < _EVIDENCE_DEPTH and value.kind is Kind.FUNCTION and value.function is not None:
-            if _unconditional_chain(analysis, value, reach, depth + 1, skipped | {caller.qualname}, arguments_matter):
+            if _unconditional_chain(
+                analysis, value, reach, depth + 1, skipped | {caller.qualname}, arguments_matter, mocked=mocked,
+            ):
                 return True
     return False
 
@@ -1508,20 +1512,22 @@ def _may_raise_after(function: FunctionNode, calls: list[ast.Call]) -> bool:
     return False
 
 
-def _checks_before(analysis: Analysis, caller: Caller) -> bool:
+def _checks_before(analysis: Analysis, caller: Caller, mocked: frozenset[str]) -> bool:
     """Whether ``caller``, before the first of its calls, calls a first-party
     function of its module, its class or a module it imports that may fail on
     its own (``_may_raise_after`` from its start): a guard such as
     ironic-inspector's ``ironic.check_provision_state(node)``, raising for a
     state it does not allow. A test running the caller without expecting a
-    failure checks that guard's decision."""
+    failure checks that guard's decision; one the test mocks (a function of
+    ``mocked``) does not run, so decides nothing."""
     first = min((call.lineno, call.col_offset) for call in caller.calls)
     for node in own_nodes(caller.function):
         if not isinstance(node, ast.Call) or (node.lineno, node.col_offset) >= first:
             continue
-        callee = _checked_callee(analysis, caller, node.func)
-        if callee is None:
+        found = _checked_callee(analysis, caller, node.func)
+        if found is None or found.qualname in mocked or found.function is None:
             continue
+        callee = found.function
         done = reading_once(callee)
         fails = _may_raise_after(callee, [_START])
         done()
@@ -1533,17 +1539,21 @@ def _checks_before(analysis: Analysis, caller: Caller) -> bool:
 _START = ast.Call(func=ast.Name(id=""), args=[], keywords=[], lineno=0, col_offset=-1)  # before any node
 
 
-def _checked_callee(analysis: Analysis, caller: Caller, func: ast.expr) -> FunctionNode | None:
-    """``_own_callee``, or the function a dotted call of a module the caller's
-    module imports (``ironic.check_provision_state``) runs."""
-    own = _own_callee(analysis, caller, func)
-    if own is not None or caller.module is None or not isinstance(func, ast.Attribute):
-        return own
-    parts = dotted_parts(func)
-    if parts is None or parts[0] in {"self", "cls"}:
+def _checked_callee(analysis: Analysis, caller: Caller, func: ast.expr) -> Value | None:
+    """The function a call of ``func`` in ``caller`` runs: one of the caller's
+    own class (``self.name``) or module (a bare ``name``), or one a dotted call
+    of a module the caller's module imports (``ironic.check_provision_state``)
+    names; None for anything else."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in {"self", "cls"}:
+        dotted = f"{caller.owner}.{func.attr}" if caller.owner else None
+    elif caller.module is not None and (parts := dotted_parts(func)) is not None:
+        dotted = ".".join([caller.module.name, *parts])
+    else:
+        dotted = None
+    value = analysis.resolver.resolve_dotted(dotted) if dotted else None
+    if value is None or value.kind is not Kind.FUNCTION or value.function is caller.function:
         return None
-    value = analysis.resolver.resolve_dotted(".".join([caller.module.name, *parts]))
-    return value.function if value.kind is Kind.FUNCTION and value.function is not caller.function else None
+    return value
 
 
 def argument_count(call: ast.Call) -> int | None:

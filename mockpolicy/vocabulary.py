@@ -237,7 +237,8 @@ CALL_ATTRIBUTES = frozenset(
 # Call assertions that a call was not made: they check a decision of the code.
 NEGATIVE_ASSERT_METHODS = frozenset({"assert_not_called", "assert_not_awaited"})
 CALL_COUNT_ATTRIBUTES = frozenset({"called", "call_count", "await_count", "awaited"})
-CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", "mock_add_spec", "reset_mock"})
+ADD_SPEC = "mock_add_spec"  # m.mock_add_spec([...]): the mock gets a spec after it is made
+CONFIGURING_METHODS = frozenset({"configure_mock", "attach_mock", ADD_SPEC, "reset_mock"})
 MOCK_USE_ATTRIBUTES = ASSERT_METHODS | CALL_ATTRIBUTES | CONFIGURING_METHODS
 RETURN_VALUE, SIDE_EFFECT = "return_value", "side_effect"
 BEHAVIOUR_ATTRIBUTES = (RETURN_VALUE, SIDE_EFFECT)  # what a mock gives when called

@@ -10,10 +10,11 @@ from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
 from mockpolicy.resolve import BUILTIN_NAMES
 from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
-from mockpolicy.sites import MockSite, Target, never_installed
+from mockpolicy.sites import Context, MockSite, Target, never_installed, root_key
 from mockpolicy.symbols import Kind
 from mockpolicy.telling import fills_itself
 from mockpolicy.vocabulary import (
+    ADD_SPEC,
     CREATED_ON_MODULES,
     CREATES_BUILTINS_ON_MODULES,
     EXPECTING_CONTEXTS,
@@ -154,8 +155,28 @@ def _filled_at_run_time(analysis: Analysis, site: MockSite, target: Target) -> b
     return bool(modules) and fills_itself(analysis, modules[-1])
 
 
+def _given_a_spec_later(analysis: Analysis) -> set[int]:
+    """The ids of the sites whose mock the tests give a spec by name
+    (``mock_socket.mock_add_spec([...])`` on the mock a decorator handed in)."""
+    found: set[int] = set()
+    for context in analysis.module.contexts:
+        for call in context.calls:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == ADD_SPEC and (call.args or call.keywords)):
+                continue
+            key = root_key(func.value)
+            if key is None or ast.unparse(func.value) != key:
+                continue  # a spec for a child (``m.return_value.mock_add_spec``), not for the mock
+            owner: Context | None = context
+            while owner is not None and key not in owner.bound:
+                owner = owner.parent
+            found.update(id(site) for site in (owner.bound[key] if owner is not None else ()))
+    return found
+
+
 def check(analysis: Analysis) -> Iterator[Finding]:
     require = analysis.resolver.project.require_spec
+    specced_later: set[int] | None = None
     for site in analysis.module.sites:
         call = site.call
         scope = site.owner.qualname
@@ -164,6 +185,9 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             continue
         reason = _unspecced(site)
         if reason is None:
+            continue
+        specced_later = _given_a_spec_later(analysis) if specced_later is None else specced_later
+        if id(site) in specced_later:
             continue
         if require == "first-party" and not (site.kind in PATCH_KINDS and analysis.first_party_targets(site)):
             continue

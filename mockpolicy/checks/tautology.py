@@ -22,6 +22,7 @@ from mockpolicy.vocabulary import (
     ASSERTION_PREFIXES,
     CALL_ATTRIBUTES,
     CALL_COUNT_ATTRIBUTES,
+    CLASS_SETUP_NAMES,
     MOCK_ROOTS,
     NEGATIVE_ASSERT_METHODS,
     NEUTRAL_MOCK_ATTRIBUTES,
@@ -262,7 +263,8 @@ def _names_a_constant_not_fed(expr: ast.expr, local: set[str], fed: _Fed) -> boo
 def _expects_computed_value(context: Context, node: ast.AST, fed: _Fed) -> bool:
     """Whether a call assertion expects an argument the test did not hand to the
     code: a parameter (``expected_url`` from ``parametrize``, a fixture), a value
-    the test computes itself, or a literal, read nowhere but in the assertion.
+    the test computes itself (also by a method of a value of its own:
+    ``method.upper()``), or a literal, read nowhere but in the assertion.
     The code had to derive that argument (a default URL, a stripped prefix, a
     path built from the configuration), so the assertion checks a result of its
     logic; passing the test's own input along is restating the call."""
@@ -278,7 +280,16 @@ def _expects_computed_value(context: Context, node: ast.AST, fed: _Fed) -> bool:
             if isinstance(part, ast.Constant) and part.value is not Ellipsis \
                     and (type(part.value), part.value) not in fed.constants:
                 return True
+            if isinstance(part, ast.Call) and isinstance(part.func, ast.Attribute) \
+                    and _root_name(part.func.value) in local:
+                return True  # derived by the test from its own value (``method.upper()``)
     return False
+
+
+def _root_name(expr: ast.expr) -> str | None:
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def _counts_follow_the_sequence(assertions: list[ast.AST]) -> bool:
@@ -375,6 +386,7 @@ def _seen_unconditional(
     arguments_matter = any(_checks_arguments(node) for node in assertions)
     counts = {_asserted_count(node) for node in assertions} - {_NOT_WITH}
     asserted_count = next(iter(counts)) if len(counts) == 1 and len({id(site) for site in mocks}) == 1 else None
+    mocked: frozenset[str] | None = None
     for site in mocks:
         for target in analysis.first_party_targets(site):
             function = target.value
@@ -391,7 +403,8 @@ def _seen_unconditional(
                 continue
             itself = False
             reach = reach_of(analysis, context, {}) if reach is None else reach
-            if not calls_unconditionally(analysis, function, reach, arguments_matter, asserted_count):
+            mocked = _mocked_by(analysis, context) if mocked is None else mocked
+            if not calls_unconditionally(analysis, function, reach, arguments_matter, asserted_count, mocked):
                 return None
     return itself
 
@@ -443,6 +456,19 @@ def _checks_arguments(node: ast.AST) -> bool:
     return any(
         not (isinstance(expected, (ast.Attribute, ast.Name)) and callee_name(expected) in NEUTRAL_MOCK_ATTRIBUTES)
         for expected in _expected_arguments(node)
+    )
+
+
+def _mocked_by(analysis: Analysis, context: Context) -> frozenset[str]:
+    """The first-party functions replaced for the test ``context``: by its own
+    mocks (decorators included), its class's decorators and its set-up."""
+    parent = context.parent
+    return frozenset(
+        target.value.qualname
+        for site in analysis.module.sites
+        if site.owner is context or (parent is not None and (
+            site.owner is parent or (site.owner.parent is parent and site.owner.name in CLASS_SETUP_NAMES)))
+        for target in analysis.first_party_targets(site)
     )
 
 

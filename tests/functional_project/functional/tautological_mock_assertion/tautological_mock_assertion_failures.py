@@ -1,12 +1,13 @@
 """A test making a mock raise checks that the code copes with the failure,
 and one running code that may raise on what the mock gave checks that the
 code did not, as does one whose code first calls a check that may raise,
-and one expecting another number of arguments than the code passes: none
+and one expecting another number of arguments than the code passes, or a
+value it derives itself from its own (``verb.upper()``): none
 passes whatever the real code does."""
 # pylint: disable=missing-docstring,unused-argument,import-error
 from unittest import mock
 
-from shopfp import healing
+from shopfp import adapters, healing
 
 
 @mock.patch("shopfp.healing.heal", side_effect=RuntimeError("down"))  # [first-party-mock]
@@ -70,3 +71,32 @@ def test_healer_records(write):
     healer = healing.Healer()
     healer.record("a")
     write.assert_called_once_with(healer, "a", mock.ANY)  # [tautological-mock-assertion]
+
+
+def test_each_verb_its_method():
+    adapter = adapters.Adapter()
+    for verb in ["get", "patch"]:
+        with mock.patch.object(adapter, "request") as request:  # [first-party-mock]
+            getattr(adapter, verb)("u")
+            request.assert_called_once_with("u", verb.upper())
+
+
+def test_a_verb_not_named():
+    adapter = adapters.Adapter()
+    with mock.patch.object(adapter, "request") as request:  # [first-party-mock]
+        getattr(adapter, "pa" + "tch")("u")  # mock.patch names no Adapter.patch
+        request.assert_called_once_with("u", mock.ANY)
+
+
+def test_patch_verb():
+    adapter = adapters.Adapter()
+    with mock.patch.object(adapter, "request") as request:  # [first-party-mock]
+        adapter.patch("u")
+        request.assert_called_once_with("u", mock.ANY)  # [tautological-mock-assertion]
+
+
+def test_resume_with_the_check_mocked(mocker):
+    mocker.patch("shopfp.states.check_resumable")  # [first-party-mock]
+    write = mocker.patch("shopfp.healing.write")  # [first-party-mock]
+    healing.resume("a", "paused")  # the check is mocked: it decides nothing
+    write.assert_called_once()  # [tautological-mock-assertion]

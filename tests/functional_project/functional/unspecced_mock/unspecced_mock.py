@@ -78,3 +78,15 @@ def test_a_double_handed_to_the_patch(monkeypatch):
         pass
     with mock.patch("shopfp.jobs.sleep", new=mock.Mock(spec=jobs.sleep)):
         pass
+
+
+@mock.patch("shopfp.jobs.time")
+def test_spec_added_to_the_handed_mock(time_module):
+    time_module.mock_add_spec(["sleep", "monotonic"])
+    jobs.run("a")
+
+
+@mock.patch("shopfp.jobs.time")  # [unspecced-mock]
+def test_spec_added_to_a_child_only(time_module):
+    time_module.sleep.mock_add_spec(["__call__"])
+    jobs.run("a")
