@@ -1357,8 +1357,8 @@ def _handlers(
         if nearby and _taken_nearby(analysis, caller, call, handler, nearby):
             continue
         names = [ast.unparse(handler.type)] if handler.type is not None else []
-        derived = _derived_item(analysis, caller, handler, exception, function.module)
-        names[:0] = [callee_name(derived)] if derived is not None else []
+        derived = [item for item, verdict in _relations(analysis, caller, handler, exception, function.module) if verdict]
+        names[:0] = [callee_name(derived[0])] if derived else []
         text = next((n for n in _caught_names(handler) if _catches(n, exception)), names[0] if names else "")
         found.setdefault(Arm(caller.qualname, "except", text), (caller.function, handler.body))
     if propagates and depth + 1 < _CALLER_DEPTH:
@@ -1723,44 +1723,44 @@ def _handler_taking(
     analysis: Analysis, caller: Caller, call: ast.Call, exception: str, raised_in: str,
 ) -> ast.ExceptHandler | None | Literal["unknown"]:
     """``_enclosing_handler``, where a handler naming a class other than
-    ``exception`` also catches it when the class named ``exception`` (looked up in the module raising it, the caller's, the handler class's, and
-    the modules they import), derives from it (gnocchiclient's ``BadRequest``
-    from ``ClientException``; ``JSONDecodeError`` from ``ValueError``);
-    ``"unknown"`` when a class the handler names, or the raised one, is not
-    found (a builtin handler then does not catch it, as by name)."""
+    ``exception`` also catches it when the class named ``exception`` derives
+    from it (``_derives``: gnocchiclient's ``BadRequest`` from
+    ``ClientException``; ``JSONDecodeError`` from ``ValueError``); ``"unknown"``
+    when it may, as far as the engine can tell, and no later handler of the
+    same ``try`` names the exception (nobody writes a handler that never runs)."""
     for statement in reversed(caller.tries.get(id(call), ())):
         for position, handler in enumerate(statement.handlers):
             if any(_catches(name, exception) for name in _caught_names(handler)):
                 return handler
-            if _derived_item(analysis, caller, handler, exception, raised_in) is not None:
+            relations = [verdict for _, verdict in _relations(analysis, caller, handler, exception, raised_in)]
+            if True in relations:
                 return handler
-            if _derived_item(analysis, caller, handler, exception, raised_in, unknown=True) is not None and not any(
+            if None in relations and not any(
                 exception in _caught_names(later) for later in statement.handlers[position + 1:]
             ):
-                return "unknown"  # unless a later handler names the exception: no one writes one that never runs
+                return "unknown"
     return None
 
 
-def _derived_item(
+def _relations(
     analysis: Analysis, caller: Caller, handler: ast.ExceptHandler, exception: str, raised_in: str,
-    unknown: bool = False,
-) -> ast.expr | None:
-    """The class ``handler`` names that the class named ``exception`` derives
-    from (``_derives``); with ``unknown``, one it may derive from, as far as
-    the engine can tell."""
+) -> list[tuple[ast.expr, bool | None]]:
+    """Each class ``handler`` names, with whether the class named ``exception``
+    derives from it (``_derives``)."""
     if handler.type is None:
-        return None
+        return []
     items = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    wanted = None if unknown else True
-    return next((item for item in items if _derives(analysis, caller, item, exception, raised_in) is wanted), None)
+    return [(item, _derives(analysis, caller, item, exception, raised_in)) for item in items]
 
 
 def _derives(analysis: Analysis, caller: Caller, caught: ast.expr, exception: str, raised_in: str) -> bool | None:
     """Whether the class named ``exception`` (raised in module ``raised_in``)
-    derives from the class ``caught`` names in ``caller``'s module; None when
-    that cannot be told: a class on the way cannot be read. A handler naming
-    a builtin is judged as before, by the builtin classes the exception is
-    known to derive from (none known: it does not catch it)."""
+    derives from the class ``caught`` names in ``caller``'s module, read from
+    the source of the project or an installed library (``_raised_ancestry``).
+    None when that cannot be told: the raised class is not found, or a class
+    on its way up cannot be read and the handler's class is not known to be
+    none of them. A builtin handler catches what is known to derive from it
+    (nothing known: it does not catch it, as by name)."""
     if exception == AN_EXCEPTION or caller.module is None:
         return False
     builtin = getattr(builtins, callee_name(caught) or "", None)
