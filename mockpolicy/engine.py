@@ -55,6 +55,7 @@ class Engine:
         self.helpers = Helpers(self.resolver, project.mock_helpers)
         self._helper_words: frozenset[str] | None = None
         self._helper_bytes: frozenset[bytes] = frozenset()
+        self._helper_fact = ""
 
     def read(self, path: str | Path) -> bytes:
         """The bytes of the source file at ``path``, within the project's size
@@ -113,7 +114,8 @@ class Engine:
         if self._helper_words is None:
             self._helper_words = project_helper_words(self.project)
             self._helper_bytes = frozenset(word.encode() for word in self._helper_words)
-        self.tracker.observe(HELPER_WORDS_DEP, words_fact(self._helper_words))
+            self._helper_fact = words_fact(self._helper_words)
+        self.tracker.observe(HELPER_WORDS_DEP, self._helper_fact)
         return self._helper_words
 
     def _helper_names(self) -> frozenset[bytes]:

@@ -9,6 +9,7 @@ their names and returns are their own.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -256,10 +257,62 @@ def own_nodes(function: FunctionNode) -> Iterator[ast.AST]:
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # nothing to look at inside
 
+# ASDL types whose values hold no node worth visiting: plain values, and the
+# context and operator nodes (``LEAVES``).
+_NO_NODES = frozenset({"identifier", "int", "string", "constant", "expr_context", "boolop", "operator", "unaryop", "cmpop"})
+_SIGNATURE = re.compile(r"\w+\((.*)\)")
+_FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
+_CHILD_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_UNTYPED: set[type] = set()  # node classes without a readable signature: their fields are checked by value
+
+
+def child_fields(kind: type) -> tuple[tuple[str, bool], ...]:
+    """(name, holds a list) of the fields of the node class ``kind`` that may
+    hold nodes other than ``LEAVES``, in ``_fields`` order, read once from the
+    class's ASDL signature (its docstring: ``Call(expr func, expr* args, ...)``).
+    A class whose signature cannot be read keeps every field, checked by value."""
+    known = _CHILD_FIELDS.get(kind)
+    if known is None:
+        fields: tuple[str, ...] = getattr(kind, "_fields", ())
+        signature = _SIGNATURE.fullmatch((kind.__doc__ or "").partition("\n")[0].strip())
+        typed = {} if signature is None else {
+            match.group(3): (match.group(1), match.group(2) == "*") for match in _FIELD.finditer(signature.group(1))
+        }
+        if not fields:
+            known = ()
+        elif set(typed) != set(fields):
+            known = tuple((name, False) for name in fields)
+            _UNTYPED.add(kind)
+        else:
+            known = tuple((name, typed[name][1]) for name in fields if typed[name][0] not in _NO_NODES)
+        _CHILD_FIELDS[kind] = known
+    return known
+
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """``ast.iter_child_nodes(node)`` as a list, without its generators, leaving
-    out the context and operator nodes, which hold nothing."""
+    out the context and operator nodes, which hold nothing (``child_fields``).
+    A body that is not a plain list (a deferred ``LazyBody``) is not entered."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = child_fields(kind)
+    if kind in _UNTYPED:
+        return _checked_child_nodes(node)
+    found: list[ast.AST] = []
+    for name, many in fields:
+        value = getattr(node, name, None)
+        if value is None:
+            continue
+        if many:
+            if type(value) is list:
+                found.extend([item for item in value if item is not None])  # a dict's ``**`` has no key
+        else:
+            found.append(value)
+    return found
+
+
+def _checked_child_nodes(node: ast.AST) -> list[ast.AST]:
     found: list[ast.AST] = []
     append = found.append
     for name in node._fields:

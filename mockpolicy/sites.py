@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from mockpolicy.fixtures import Fixtures
 from mockpolicy.functions import (
-    LEAVES,
     FunctionNode,
     asserted_types,
+    child_nodes,
     dotted_parts,
     facts_from_statements,
     import_bindings,
@@ -385,7 +385,7 @@ class TestModule:
         calls, statements, asserts, stored, names = (
             context.calls, context.statements, context.asserts, context.stored, context.names)
         stack = [root]
-        pop, push = stack.pop, stack.append
+        pop, extend = stack.pop, stack.extend
         while stack:
             node = pop()
             kind = type(node)
@@ -420,14 +420,7 @@ class TestModule:
                 continue
             elif kind is ast.Yield or kind is ast.YieldFrom:
                 statements.append(ast.Expr(node, lineno=node.lineno, col_offset=node.col_offset))  # type: ignore[arg-type, attr-defined]
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if type(value) is list:
-                    for item in value:
-                        if isinstance(item, ast.AST) and not isinstance(item, LEAVES):
-                            push(item)
-                elif isinstance(value, ast.AST) and not isinstance(value, LEAVES):
-                    push(value)
+            extend(child_nodes(node))
 
     def _note_import(self, node: ast.Import | ast.ImportFrom, context: Context) -> None:
         for name, level, dotted in import_bindings(node):
