@@ -319,9 +319,11 @@ class Analysis:
                 break
         else:
             return False
+        last_names = {spelling.rpartition(".")[2] for spelling in original}  # each spelling ends in ".name"
         saved = {
             target.id
             for statement in {id(n): n for n in [*nodes, *top_level]}.values() if isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Attribute) and statement.value.attr in last_names
             and ast.unparse(statement.value) in original
             for target in statement.targets if isinstance(target, ast.Name)
         }

@@ -4,11 +4,13 @@ other project classes.
 
 Mixins have no attributes of their own for what their host classes provide;
 ``patch.object(Mixin, "client", create=True)`` names what every host has. The
-search reads only the project modules whose text mentions the class's name.
+search reads only the project modules whose text names the class among the
+bases of a class statement, or imports it under another name.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,6 +77,7 @@ class Subclasses:
         if found is None:
             found = []
             needle = word.encode()
+            header = _naming_as_base(needle)
             for root in self.resolver.index.source_roots:
                 base = root / top
                 if not base.is_dir():
@@ -82,18 +85,27 @@ class Subclasses:
                 for path in sorted(base.rglob("*.py")):
                     if len(found) >= MAX_MODULES:
                         break
-                    if _mentions(path, needle):
+                    if _mentions(path, needle, header):
                         found.append(_module_name(root, path))
                 break  # the first root holding the package is the one imported
             self._mentioning[key] = found
         return found
 
 
-def _mentions(path: Path, needle: bytes) -> bool:
+def _naming_as_base(word: bytes) -> re.Pattern[bytes]:
+    """A class statement with ``word`` in its header, up to the colon (among its
+    bases, ``with_metaclass(Meta, Base)`` included), or an import of it under
+    another name (``import API as VolumeAPI``)."""
+    name = re.escape(word)
+    return re.compile(rb"\bclass\s+\w+\s*\([^:]*?\b" + name + rb"\b|\b" + name + rb"\s+as\s+\w")
+
+
+def _mentions(path: Path, needle: bytes, header: re.Pattern[bytes]) -> bool:
     try:
-        return needle in path.read_bytes()
+        data = path.read_bytes()
     except OSError:
         return False
+    return needle in data and header.search(data) is not None
 
 
 def _module_name(root: Path, path: Path) -> str:

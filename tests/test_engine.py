@@ -345,3 +345,54 @@ def setUp(self):
     assert helper_words([source, b"def elsewhere():\n    return mock\n"], frozenset({"pkg.Base.declared"})) == {
         "swap", "inner", "wrapper", "elsewhere", "declared",
     }
+
+
+def test_create_true_is_judged_by_subclasses_named_in_class_headers(app_project: Path) -> None:
+    """The subclass search reads the modules whose class statements name the
+    class (through a call in the bases, or an import under another name); a
+    module that only mentions it holds no host."""
+    write_tree(app_project, {
+        "src/app/mixins.py": """
+            class Mixin:
+                def audit(self):
+                    return self.client.send(self.sink)
+            """,
+        "src/app/renamed.py": """
+            from app.mixins import Mixin as Base
+
+            class Host(Base):
+                client = None
+            """,
+        "src/app/wrapped.py": """
+            from app.mixins import Mixin
+
+            def with_meta(meta, base):
+                return base
+
+            class Sinking(with_meta(type, Mixin)):
+                sink = None
+            """,
+        "src/app/mentions.py": """
+            from app.mixins import Mixin
+
+            class Plain:
+                kind = Mixin
+                logger = None
+            """,
+    })
+    test = app_project / "tests" / "test_mixin.py"
+    source = b"""from unittest import mock
+
+from app.mixins import Mixin
+
+
+def test_hosts():
+    with mock.patch.object(Mixin, "client", create=True, new=None):
+        pass
+    with mock.patch.object(Mixin, "sink", create=True, new=None):
+        pass
+    with mock.patch.object(Mixin, "logger", create=True, new=None):
+        pass
+"""
+    findings = Session().engine_for(test).analyse_source(str(test), source)
+    assert [(f.symbol, f.line) for f in findings if f.symbol == "mock-target-not-found"] == [("mock-target-not-found", 11)]
