@@ -20,6 +20,7 @@ from typing import Any
 
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
+from mockpolicy.source import file_size
 from mockpolicy.version import __version__
 
 FORMAT = 1
@@ -43,7 +44,7 @@ def share(files: Sequence[Path], index: int, count: int) -> list[Path]:
     """Shard ``index`` (1-based) of ``count``: files are dealt largest first to the
     shard with the fewest bytes so far (ties: the lower shard, then the path), so
     every machine that sees the same files deals them the same way."""
-    sizes = {path: _size(path) for path in files}
+    sizes = {path: file_size(path) for path in files}
     loads = [0] * count
     mine: list[Path] = []
     for path in sorted(files, key=lambda p: (-sizes[p], str(p))):
@@ -52,13 +53,6 @@ def share(files: Sequence[Path], index: int, count: int) -> list[Path]:
         if target == index - 1:
             mine.append(path)
     return sorted(mine)
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,15 @@ def read_source(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
     return data
 
 
+def file_size(path: Path) -> int:
+    """The size of the file at ``path`` in bytes; 0 when it cannot be read
+    (sharing work by size needs no error: reading the file reports it)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 def decode_source(data: bytes) -> str:
     """``data`` decoded as Python decodes a module; raises ``UnicodeDecodeError``
     or ``SyntaxError`` (an unknown coding declaration)."""

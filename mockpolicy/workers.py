@@ -3,16 +3,16 @@ each with its own ``Session``; the result does not depend on how many."""
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
 from mockpolicy.engine import Session
+from mockpolicy.source import file_size
 
 T = TypeVar("T")
 
@@ -30,12 +30,21 @@ def per_file(
     workers = min(jobs, len(files))
     results: list[T] = []
     if workers > 1:
-        chunk = max(1, len(files) // (workers * 8))
         track = session.track if session is not None else False
+        groups = _groups(files, workers * _GROUPS_PER_WORKER)
+        by_group: dict[int, list[T]] = {}
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(track, os.getpid())) as pool:
-            for result in pool.map(functools.partial(_in_worker, job), files, chunksize=chunk):
-                results.append(result)
-                advance()
+            # the largest groups first, so that no worker is left with a large one at the end
+            pending = {
+                pool.submit(_group_in_worker, job, group): start
+                for start, group in sorted(groups.items(), key=lambda item: -_bytes(item[1]))
+            }
+            for future in as_completed(pending):
+                by_group[pending[future]] = future.result()
+                for _ in by_group[pending[future]]:
+                    advance()
+        for start in sorted(by_group):
+            results.extend(by_group[start])
         return results
     session = session or Session()
     for path in files:
@@ -62,9 +71,32 @@ def _start_worker(track: bool, parent: int) -> None:
     _worker_session = Session(track=track)
 
 
-def _in_worker(job: Callable[[Session, Path], T], path: Path) -> T:
+def _group_in_worker(job: Callable[[Session, Path], T], group: list[Path]) -> list[T]:
     assert _worker_session is not None
-    return job(_worker_session, path)
+    return [job(_worker_session, path) for path in group]
+
+
+_GROUPS_PER_WORKER = 8
+
+
+def _groups(files: Sequence[Path], count: int) -> dict[int, list[Path]]:
+    """``files`` cut, in their order, into about ``count`` runs of neighbouring
+    files of about equal size (neighbours share the code they mock, which a
+    worker then reads once), keyed by the position of each run's first file."""
+    sizes = [file_size(path) for path in files]
+    target = max(1, sum(sizes) // count)
+    groups: dict[int, list[Path]] = {}
+    start, filled = 0, 0
+    for position, size in enumerate(sizes):
+        filled += size
+        if filled >= target or position == len(files) - 1:
+            groups[start] = list(files[start:position + 1])
+            start, filled = position + 1, 0
+    return groups
+
+
+def _bytes(group: list[Path]) -> int:
+    return sum(file_size(path) for path in group)
 
 
 def _die_with_parent(parent: int) -> None:

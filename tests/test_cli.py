@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conftest import EXAMPLE, mockpolicy, mockpolicy_in_process, write_tree
 
+from mockpolicy import workers
 from mockpolicy.rules import ALL_RULES, COVERAGE_RULES, RUNTIME_RULES
 
 BAD_MOCK = """
@@ -63,13 +64,27 @@ def test_check_paths_outside_cwd_are_relative_to_their_project(app_project: Path
 
 
 def test_parallel_output_is_identical(app_project: Path) -> None:
-    files = {f"tests/test_{n}.py": BAD_MOCK for n in range(12)}
+    # sizes differ, so the workers take the files in another order than they are reported
+    files = {f"tests/test_{n:02}.py": BAD_MOCK + "    # padding\n" * (n * 37 % 50) for n in range(12)}
     write_tree(app_project, files)
     serial = mockpolicy("check", "-j", "1", cwd=app_project)
     parallel = mockpolicy("check", "-j", "2", cwd=app_project)
     assert serial.returncode == parallel.returncode == 1
     assert serial.stdout == parallel.stdout
     assert serial.stdout.count("first-party-mock") == 12
+
+
+def test_workers_take_runs_of_neighbouring_files_of_about_equal_size(tmp_path: Path) -> None:
+    sizes = [100, 5000, 100, 100, 2500, 2500, 0, 300]
+    files = []
+    for number, size in enumerate(sizes):
+        files.append(tmp_path / f"test_{number}.py")
+        files[-1].write_bytes(b"#" * size)
+    files.append(tmp_path / "gone.py")  # unreadable: size 0, still given to a worker
+    groups = workers._groups(files, 4)
+    assert [path for start in sorted(groups) for path in groups[start]] == files  # every file once, in order
+    assert all(groups[start][0] == files[start] for start in groups)
+    assert [len(group) for _, group in sorted(groups.items())] == [2, 3, 3, 1]
 
 
 def test_missing_path_is_a_usage_error(app_project: Path) -> None:
