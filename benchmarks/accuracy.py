@@ -12,10 +12,9 @@ first-party top-level packages. ``--runtime RECORD`` scores ``mockpolicy check
 
 Two scores are printed, measured in this one run:
   * shared: the shared scorer (../shared/eval/score_first_party.py, or
-    --scorer), which counts a site as hit when a finding lies within one line
-    of it. On stacked decorators that mix first-party and outside targets, a
-    correct finding on one line also "hits" the outside site on the next, so
-    this score charges correct findings as false positives.
+    --scorer). Its older versions counted a site as hit when a finding lay
+    within one line of it, charging a correct finding on a stacked decorator
+    to its neighbour; the current one counts as strict does, and the two agree.
   * strict: the same oracle labels, a site hit only when a finding's own line
     range (line..endLine of the mock call) contains it.
 """
