@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from mockpolicy.vocabulary import callee_name
@@ -262,42 +263,47 @@ LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  #
 _NO_NODES = frozenset({"identifier", "int", "string", "constant", "expr_context", "boolop", "operator", "unaryop", "cmpop"})
 _SIGNATURE = re.compile(r"\w+\((.*)\)")
 _FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
-_CHILD_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
-_UNTYPED: set[type] = set()  # node classes without a readable signature: their fields are checked by value
 
 
-def child_fields(kind: type) -> tuple[tuple[str, bool], ...]:
+def _child_fields(kind: type) -> tuple[tuple[str, bool], ...] | None:
     """(name, holds a list) of the fields of the node class ``kind`` that may
-    hold nodes other than ``LEAVES``, in ``_fields`` order, read once from the
-    class's ASDL signature (its docstring: ``Call(expr func, expr* args, ...)``).
-    A class whose signature cannot be read keeps every field, checked by value."""
-    known = _CHILD_FIELDS.get(kind)
-    if known is None:
-        fields: tuple[str, ...] = getattr(kind, "_fields", ())
-        signature = _SIGNATURE.fullmatch((kind.__doc__ or "").partition("\n")[0].strip())
-        typed = {} if signature is None else {
-            match.group(3): (match.group(1), match.group(2) == "*") for match in _FIELD.finditer(signature.group(1))
-        }
-        if not fields:
-            known = ()
-        elif set(typed) != set(fields):
-            known = tuple((name, False) for name in fields)
-            _UNTYPED.add(kind)
-        else:
-            known = tuple((name, typed[name][1]) for name in fields if typed[name][0] not in _NO_NODES)
-        _CHILD_FIELDS[kind] = known
-    return known
+    hold nodes other than ``LEAVES``, in ``_fields`` order, read from the
+    class's ASDL signature (its docstring: ``Call(expr func, expr* args, ...)``);
+    None when the signature cannot be read."""
+    fields: tuple[str, ...] = getattr(kind, "_fields", ())
+    if not fields:
+        return ()
+    signature = _SIGNATURE.fullmatch((kind.__doc__ or "").partition("\n")[0].strip())
+    typed = {} if signature is None else {
+        match.group(3): (match.group(1), match.group(2) == "*") for match in _FIELD.finditer(signature.group(1))
+    }
+    if set(typed) != set(fields):
+        return None
+    return tuple((name, typed[name][1]) for name in fields if typed[name][0] not in _NO_NODES)
+
+
+def _node_classes() -> Iterator[type]:
+    pending: list[type] = [ast.AST]
+    while pending:
+        kind = pending.pop()
+        yield kind
+        pending.extend(kind.__subclasses__())
+
+
+# The child fields of every node class of this Python's ``ast``, read once at
+# import (a fixed table, not state: ``child_nodes`` checks the fields of any
+# class missing from it, or without a readable signature, by value).
+CHILD_FIELDS: Mapping[type, tuple[tuple[str, bool], ...] | None] = MappingProxyType(
+    {kind: _child_fields(kind) for kind in _node_classes()}
+)
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """``ast.iter_child_nodes(node)`` as a list, without its generators, leaving
-    out the context and operator nodes, which hold nothing (``child_fields``).
+    out the context and operator nodes, which hold nothing (``CHILD_FIELDS``).
     A body that is not a plain list (a deferred ``LazyBody``) is not entered."""
-    kind = type(node)
-    fields = _CHILD_FIELDS.get(kind)
+    fields = CHILD_FIELDS.get(type(node))
     if fields is None:
-        fields = child_fields(kind)
-    if kind in _UNTYPED:
         return _checked_child_nodes(node)
     found: list[ast.AST] = []
     for name, many in fields:

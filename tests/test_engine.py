@@ -3,6 +3,7 @@ pre-filters, sessions and what they remember, and the one source reader."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from mockpolicy.analysis import Analysis, Family
 from mockpolicy.checks import FAMILIES
 from mockpolicy.engine import Engine, Session
 from mockpolicy.findings import Finding
+from mockpolicy.functions import LEAVES, child_nodes
 from mockpolicy.helpers import helper_words
 from mockpolicy.project import load_project
 from mockpolicy.rules import ANALYSIS_ERROR, FIRST_PARTY_MOCK
@@ -396,3 +398,34 @@ def test_hosts():
 """
     findings = Session().engine_for(test).analyse_source(str(test), source)
     assert [(f.symbol, f.line) for f in findings if f.symbol == "mock-target-not-found"] == [("mock-target-not-found", 11)]
+
+
+CHILD_NODE_SAMPLE = '''
+import os as system, sys
+from . import sibling
+@decorate(1)
+async def run(a, /, b: int = 2, *rest, c=None, d, **options) -> dict[str, int]:
+    """A docstring."""
+    global counter
+    merged = {**options, "b": b, f"{a!r:>{b}}": [x async for x in rest if x is not None]}
+    match merged:
+        case {"b": 1, **other} | [1, *_]:
+            pass
+        case Point(x=0, y=y) if y > -1:
+            return not y
+    try:
+        async with lock() as (left, right):
+            del left[1:2, ::3]
+    except (ValueError, TypeError) as error:
+        raise RuntimeError from error
+    finally:
+        lambda q=1, *, r: (yield q)
+    return await (a @ b if a < b <= c else ~a)
+'''
+
+
+def test_child_nodes_are_those_ast_gives_less_contexts_and_operators() -> None:
+    tree = ast.parse(CHILD_NODE_SAMPLE)
+    for node in ast.walk(tree):
+        expected = [child for child in ast.iter_child_nodes(node) if not isinstance(child, LEAVES)]
+        assert [id(child) for child in child_nodes(node)] == [id(child) for child in expected], ast.dump(node)[:80]
