@@ -46,6 +46,11 @@ class Subclasses:
                 return True
         return False
 
+    def known(self, cls: ClassInfo, extra: ModuleInfo | None = None) -> list[ClassInfo]:
+        """The known subclasses of ``cls`` (of the project, or of ``extra``, the
+        file under analysis), at any depth."""
+        return list(self._subclasses(cls, extra))
+
     def _subclasses(self, cls: ClassInfo, extra: ModuleInfo | None) -> Iterator[ClassInfo]:
         short = cls.qualname.rpartition(".")[2]
         modules = [self.resolver.index.get(name) for name in self._modules_mentioning(cls.module, short)]

@@ -230,7 +230,7 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
                 _stops(expr, keys) for expr in visible.registered
             )
             if stopped or site.escapes or _returns_patcher(site) or _outside_base_may_stop(analysis, context) \
-                    or _a_base_stops_all(analysis, context):
+                    or _a_base_stops_all(analysis, context) or _hosts_may_stop(analysis, context):
                 continue  # stopped here, handed to a caller who stops it, or a base class may stop it
             if _stopped_by_a_sibling_method(context, keys):
                 continue  # a wrapper class with start() and stop(): whoever holds it stops it
@@ -300,22 +300,67 @@ def _a_base_stops_all(analysis: Analysis, context: Context) -> bool:
     patcher when a test ends (``_stops_all``)."""
     owner = context.parent if context.is_function else context
     info = owner.class_info if owner is not None else None
-    if info is None:
+    return info is not None and _stops_all_up(analysis, info, itself=False)
+
+
+def _hosts_may_stop(analysis: Analysis, context: Context) -> bool:
+    """Whether the test's class is a mixin (``_a_mixin``) whose methods run only
+    in the classes combining it, of the project or this file, and every such
+    class may stop its patchers: it has a base outside the project
+    (``_has_outside_base``) or stops every patcher itself or through a base
+    (``_stops_all``). neutron's ``class L3NatTestCaseMixin:``, whose tests
+    start patchers, runs only under oslotest's ``BaseTestCase``, which stops
+    them all. A mixin no known class combines stays reported."""
+    owner = context.parent if context.is_function else context
+    info = owner.class_info if owner is not None else None
+    if info is None or not _a_mixin(analysis, info, set()):
         return False
+    hosts = [
+        host for host in analysis.known_subclasses().known(info, analysis.module.info)
+        if not _a_mixin(analysis, host, set())
+    ]
+    return bool(hosts) and all(
+        _has_outside_base(analysis, host, set()) or _stops_all_up(analysis, host) for host in hosts
+    )
+
+
+def _a_mixin(analysis: Analysis, cls: ClassInfo, seen: set[int]) -> bool:
+    """Whether every class above ``cls`` is a project class, up to ``object``:
+    no test case of its own (unittest runs it only combined with one)."""
+    if id(cls) in seen:
+        return True
+    seen.add(id(cls))
+    module = analysis.resolver.index.get(cls.module)
+    scope = cls.bases_scope or (Scope(module) if module is not None else None)
+    if scope is None:
+        return False
+    for base_expr in cls.bases:
+        base = analysis.resolver.evaluate(base_expr, scope)
+        if base.kind is Kind.CLASS and base.cls is not None:
+            if not _a_mixin(analysis, base.cls, seen):
+                return False
+        elif base.qualname != "builtins.object":
+            return False
+    return True
+
+
+def _stops_all_up(analysis: Analysis, cls: ClassInfo, itself: bool = True) -> bool:
+    """Whether ``cls`` (unless not ``itself``) or one of its project bases, at
+    any depth, stops every patcher (``_stops_all``)."""
     seen: set[int] = set()
-    todo = [info]
+    todo = [cls]
     while todo:
-        cls = todo.pop()
-        if id(cls) in seen:
+        current = todo.pop()
+        if id(current) in seen:
             continue
-        seen.add(id(cls))
-        if cls is not info and _stops_all(cls):
+        seen.add(id(current))
+        if (itself or current is not cls) and _stops_all(current):
             return True
-        module = analysis.resolver.index.get(cls.module)
-        scope = cls.bases_scope or (Scope(module) if module is not None else None)
+        module = analysis.resolver.index.get(current.module)
+        scope = current.bases_scope or (Scope(module) if module is not None else None)
         if scope is None:
             continue
-        for base_expr in cls.bases:
+        for base_expr in current.bases:
             base = analysis.resolver.evaluate(base_expr, scope)
             if base.kind is Kind.CLASS and base.cls is not None:
                 todo.append(base.cls)
