@@ -28,7 +28,7 @@ from typing import Literal, cast
 from mockpolicy.analysis import Analysis
 from mockpolicy.bodies import NOTHING, reading_once
 from mockpolicy.deps import Deps, listing_fact
-from mockpolicy.functions import FunctionNode, child_nodes, dotted_parts, own_nodes, statements, walk
+from mockpolicy.functions import FunctionNode, child_nodes, dotted_parts, falls_through, own_nodes, statements, walk
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.resolve import Resolver
@@ -1633,10 +1633,11 @@ def _conditional_calls(function: FunctionNode, calls: list[ast.Call]) -> frozens
     """The ids of those of ``calls`` (in ``function``'s own body) that run on
     some paths only: in an arm of an ``if``, a conditional expression or a
     ``match``, a loop body, an ``except`` or ``else`` arm, a later operand of
-    ``and``/``or``, a comprehension, after an ``if`` whose arm ends in
-    ``return``/``raise``/``continue``/``break`` earlier in an enclosing block,
-    or after the first statement of a ``try`` with a handler that does not
-    re-raise (an earlier statement failing skips it)."""
+    ``and``/``or``, a comprehension, after an ``if`` with an arm that cannot
+    reach its end (``return``, ``raise``, ``continue``, ``break``,
+    ``sys.exit()``: ``falls_through``) or a ``try`` with such a handler earlier
+    in an enclosing block, or after the first statement of a ``try`` with a
+    handler that does not re-raise (an earlier statement failing skips it)."""
     wanted = {id(call) for call in calls}
     found: set[int] = set()
 
@@ -1666,9 +1667,11 @@ def _conditional_calls(function: FunctionNode, calls: list[ast.Call]) -> frozens
         for statement in statements:
             one(statement, conditional)
             if isinstance(statement, ast.If) and any(
-                arm and isinstance(arm[-1], _EXITS) for arm in (statement.body, statement.orelse)
+                arm and not falls_through(arm) for arm in (statement.body, statement.orelse)
             ):
                 conditional = True  # a guard clause: what follows runs only when it lets through
+            elif isinstance(statement, ast.Try) and any(not falls_through(h.body) for h in statement.handlers):
+                conditional = True  # a handler leaving early: what follows runs only when the ``try`` succeeds
 
     def one(statement: ast.stmt, conditional: bool) -> None:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

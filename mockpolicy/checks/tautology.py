@@ -271,12 +271,17 @@ def _expects_computed_value(context: Context, node: ast.AST, fed: _Fed) -> bool:
     local = (set(context.params) | set(context.assigns) | context.stored) - set(context.bound)
     local.discard(context.self_name or "")
     test_owned = local | set(context.bound) | {context.self_name or "self"}  # roots of objects the test holds
+    class_constants = _class_constants(context)
     for expected in _expected_arguments(node):
         for part in ast.walk(expected):
             if isinstance(part, ast.Name) and part.id in local and part.id not in fed.names:
                 return True
             if isinstance(part, ast.Attribute) and _names_a_constant_not_fed(part, test_owned, fed):
                 return True
+            if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) \
+                    and part.value.id == context.self_name and part.attr in class_constants \
+                    and f"{part.value.id}.{part.attr}" not in fed.dotted:
+                return True  # a constant of the test's class (``MAX_RATE = esw.RATE``) the code had to pick
             if isinstance(part, ast.Constant) and part.value is not Ellipsis \
                     and (type(part.value), part.value) not in fed.constants:
                 return True
@@ -284,6 +289,21 @@ def _expects_computed_value(context: Context, node: ast.AST, fed: _Fed) -> bool:
                     and _root_name(part.func.value) in local:
                 return True  # derived by the test from its own value (``method.upper()``)
     return False
+
+
+def _class_constants(context: Context) -> set[str]:
+    """The names the body of the test's class binds to a constant or a dotted
+    name (``SLOT = "0000:06:00.1"``, ``MAX_RATE = esw.RATE``)."""
+    owner = context.parent
+    if owner is None or not isinstance(owner.node, ast.ClassDef):
+        return set()
+    found: set[str] = set()
+    for statement in owner.node.body:
+        if isinstance(statement, ast.Assign) and (
+            isinstance(statement.value, ast.Constant) or dotted_parts(statement.value) is not None
+        ):
+            found.update(target.id for target in statement.targets if isinstance(target, ast.Name))
+    return found
 
 
 def _root_name(expr: ast.expr) -> str | None:

@@ -2,12 +2,14 @@
 and one running code that may raise on what the mock gave checks that the
 code did not, as does one whose code first calls a check that may raise,
 and one expecting another number of arguments than the code passes, or a
-value it derives itself from its own (``verb.upper()``): none
-passes whatever the real code does."""
+value it derives itself from its own (``verb.upper()``), or a constant of
+its class the code had to pick; so does one whose code leaves early on
+some paths before the mocked call (``sys.exit()`` in a guard, a handler
+returning): none passes whatever the real code does."""
 # pylint: disable=missing-docstring,unused-argument,import-error
 from unittest import mock
 
-from shopfp import adapters, healing
+from shopfp import adapters, daemons, healing
 
 
 @mock.patch("shopfp.healing.heal", side_effect=RuntimeError("down"))  # [first-party-mock]
@@ -100,3 +102,37 @@ def test_resume_with_the_check_mocked(mocker):
     write = mocker.patch("shopfp.healing.write")  # [first-party-mock]
     healing.resume("a", "paused")  # the check is mocked: it decides nothing
     write.assert_called_once()  # [tautological-mock-assertion]
+
+
+def test_start_when_not_running():
+    pidfile = mock.Mock(spec=["is_running"])
+    pidfile.is_running.return_value = False
+    daemon = daemons.Daemon(pidfile)
+    with mock.patch.object(daemon, "run", autospec=True) as run:  # [first-party-mock]
+        daemon.start()
+        run.assert_called_once_with()
+
+
+def test_sync_when_found():
+    daemon = daemons.Daemon(None)
+    with mock.patch.object(daemon, "notify", autospec=True) as notify:  # [first-party-mock]
+        with mock.patch.object(daemon, "lookup", autospec=True, return_value="u1"):  # [first-party-mock]
+            daemon.sync("host")
+            assert notify.call_count == 1
+
+
+class TestLimits:
+    SLOT = "0000:06:00.1"
+    MAX_RATE = daemons.RATE
+
+    def test_clear_max(self):
+        limits = daemons.Limits()
+        with mock.patch.object(limits, "_clear") as clear:  # [first-party-mock]
+            limits.clear_max(self.SLOT)
+            clear.assert_called_once_with(self.SLOT, self.MAX_RATE)
+
+    def test_clear_given(self):
+        limits = daemons.Limits()
+        with mock.patch.object(limits, "_clear") as clear:  # [first-party-mock]
+            limits.clear(self.SLOT, self.MAX_RATE)
+            clear.assert_called_once_with(self.SLOT, self.MAX_RATE)  # [tautological-mock-assertion]
