@@ -34,13 +34,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mockpolicy.deps import UNREADABLE, digest, listing_fact, located_fact, words_fact
+from mockpolicy.deps import UNREADABLE, digest, index_fact, listing_fact, located_fact, words_fact
 from mockpolicy.findings import Finding
 from mockpolicy.helpers import project_helper_words
 from mockpolicy.index import ModuleIndex
 from mockpolicy.libraries import library_roots
 from mockpolicy.project import ConfigError, Project, resolved
 from mockpolicy.source import SourceError, read_source
+from mockpolicy.subclasses import header_index
 from mockpolicy.version import __version__
 
 FORMAT = 1
@@ -219,6 +220,8 @@ class FindingsCache:
             return listing_fact(self.project.code_under_test())
         if kind == "h":
             return words_fact(project_helper_words(self.project))
+        if kind == "c":
+            return index_fact(header_index(self.project.import_roots, name))
         if kind in ("l", "m") and tag in ("p", "l"):
             located = self._index(tag).locate(name)
             if kind == "l":

@@ -15,6 +15,9 @@ used, each with the *fact* the run observed when it first read it:
 - ``("h", "", "")``: the names of the project's possible mock helpers
   (``helpers.project_helper_words``), by which a file without mocking words
   is analysed or not.
+- ``("c", "", top)``: which modules of the package ``top`` name which words
+  in their class headers (``subclasses.header_index``), by which the known
+  subclasses of a class are found.
 
 Results an engine remembers across files (resolved targets, fixture values,
 function results) keep the dependencies of their computation
@@ -59,6 +62,12 @@ HELPER_WORDS_DEP: Dep = ("h", "", "")
 def words_fact(words: frozenset[str]) -> str:
     """The fact of a set of names: a digest of them sorted."""
     return digest("\n".join(sorted(words)).encode("utf-8", "surrogateescape"))
+
+
+def index_fact(index: dict[str, list[str]]) -> str:
+    """The fact of a word index: a digest of its words and their modules, sorted."""
+    return digest("\n".join(f"{word} {' '.join(names)}" for word, names in sorted(index.items())).encode(
+        "utf-8", "surrogateescape"))
 
 
 def listing_fact(paths: list[Path]) -> str:

@@ -29,6 +29,7 @@ from mockpolicy.rules import ANALYSIS_ERROR
 from mockpolicy.sites import TestModule
 from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.subclasses import Subclasses
+from mockpolicy.symbols import ModuleInfo
 
 T = TypeVar("T")
 
@@ -52,6 +53,8 @@ class Engine:
         self.libraries = Libraries(project, defer_bodies=lean, tracker=self.tracker)
         self.memo = Memo(self.tracker)
         self.subclasses = Subclasses(self.resolver)
+        self._analysing: ModuleInfo | None = None  # the file under analysis, whose classes may combine a mixin
+        self.resolver.hosts = lambda cls: self.subclasses.known(cls, self._analysing)
         self.helpers = Helpers(self.resolver, project.mock_helpers)
         self._helper_words: frozenset[str] | None = None
         self._helper_bytes: frozenset[bytes] = frozenset()
@@ -149,6 +152,7 @@ class Engine:
         info = summarize(name, Path(path), is_package, tree)
         info.volatile = True  # the file under analysis: nothing about it is remembered
         self.index.add(info)
+        self._analysing = info
         try:
             module = TestModule(tree, info, self.resolver, self.fixtures, self.helpers)
             try:
@@ -160,6 +164,7 @@ class Engine:
             finally:
                 module.release()
         finally:
+            self._analysing = None
             self.helpers.forget_file()
             self.index.discard(info)
 

@@ -84,6 +84,10 @@ class Resolver:
         self._results: dict[tuple[int, int, bool], tuple[Value, Deps]] = {}
         self._binding_instance: set[tuple[int, str]] = set()
         self._options: dict[tuple[str, str], tuple[str | None, Deps]] = {}
+        # The known classes combining a class, set by the engine (``Subclasses.known``):
+        # ``self.x`` in a mixin's method is what the classes running it give it.
+        self.hosts: Callable[[ClassInfo], list[ClassInfo]] | None = None
+        self._hosting: set[tuple[int, str]] = set()
 
     def forget_facts(self, function: FunctionNode) -> None:
         """Drop the facts of ``function``'s body, which is about to be unloaded."""
@@ -293,8 +297,39 @@ class Resolver:
             provided = cls.fallback(name)
             if provided is not None:
                 return provided
+        if instance:
+            hosted = self._hosted(cls, name)
+            if hosted is not None:
+                return hosted
         # An instance may get attributes anywhere (fixtures, other methods); a class may not.
         return UNKNOWN if instance or cls.dynamic else MISSING
+
+    def _hosted(self, cls: ClassInfo, name: str) -> Value | None:
+        """``self.name`` in a method of the mixin ``cls`` (no bases but
+        ``object``): what every known class combining it binds there, when they
+        agree (neutron's ``class _HandlerMixin:`` testing ``self.handler``,
+        which the set-up of the test case it is combined with makes); None
+        when no class combines it, one binds nothing, or they differ."""
+        key = (id(cls), name)
+        if self.hosts is None or key in self._hosting or not self._a_mixin(cls):
+            return None
+        self._hosting.add(key)
+        try:
+            values = [self._member(host, name, instance=True) for host in self.hosts(cls) if not self._a_mixin(host)]
+        finally:
+            self._hosting.discard(key)
+        if not values or any(value.kind in (Kind.UNKNOWN, Kind.MISSING) for value in values):
+            return None
+        first = values[0]
+        same = all((v.kind, v.module, v.qualname) == (first.kind, first.module, first.qualname) for v in values)
+        return first if same else None
+
+    def _a_mixin(self, cls: ClassInfo) -> bool:
+        """Whether ``cls`` has no bases but ``object``."""
+        scope = cls.bases_scope or self.module_scope(cls.module)
+        return scope is not None and all(
+            self._evaluate(base, scope).qualname == "builtins.object" for base in cls.bases
+        )
 
     def _instance_attribute(
         self, cls: ClassInfo, name: str, seen: set[int], origin: ClassInfo | None = None

@@ -11,9 +11,10 @@ bases of a class statement, or imports it under another name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from mockpolicy.deps import index_fact
 from mockpolicy.resolve import Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 
@@ -26,7 +27,7 @@ class Subclasses:
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
-        self._mentioning: dict[tuple[str, str], list[str]] = {}
+        self._headers: dict[str, tuple[dict[str, list[str]], str]] = {}  # package -> (header_index, its fact)
 
     def provide(self, cls: ClassInfo, name: str, extra: ModuleInfo | None = None) -> bool:
         """Whether a known subclass of ``cls`` (in the project, or in ``extra``,
@@ -75,42 +76,53 @@ class Subclasses:
                         break
 
     def _modules_mentioning(self, module: str, word: str) -> list[str]:
-        """Project modules in the top-level package of ``module`` whose source contains ``word``."""
+        """Project modules in the top-level package of ``module`` whose class
+        statements name ``word`` in their headers, or that import it under
+        another name (``_header_words``), in path order, at most ``MAX_MODULES``."""
         top = module.partition(".")[0]
-        key = (top, word)
-        found = self._mentioning.get(key)
-        if found is None:
-            found = []
-            needle = word.encode()
-            header = _naming_as_base(needle)
-            for root in self.resolver.index.source_roots:
-                base = root / top
-                if not base.is_dir():
-                    continue
-                for path in sorted(base.rglob("*.py")):
-                    if len(found) >= MAX_MODULES:
-                        break
-                    if _mentions(path, needle, header):
-                        found.append(_module_name(root, path))
-                break  # the first root holding the package is the one imported
-            self._mentioning[key] = found
-        return found
+        known = self._headers.get(top)
+        if known is None:
+            index = header_index(self.resolver.index.source_roots, top)
+            known = self._headers[top] = (index, index_fact(index))
+        self.resolver.tracker.observe(("c", "", top), known[1])
+        return known[0].get(word, [])[:MAX_MODULES]
 
 
-def _naming_as_base(word: bytes) -> re.Pattern[bytes]:
-    """A class statement with ``word`` in its header, up to the colon (among its
-    bases, ``with_metaclass(Meta, Base)`` included), or an import of it under
-    another name (``import API as VolumeAPI``)."""
-    name = re.escape(word)
-    return re.compile(rb"\bclass\s+\w+\s*\([^:]*?\b" + name + rb"\b|\b" + name + rb"\s+as\s+\w")
+def header_index(source_roots: Sequence[Path], top: str) -> dict[str, list[str]]:
+    """For the package ``top``: each word of its modules' class headers (and
+    each name imported under another: ``_header_words``), with the modules
+    holding it, in path order. Read once per engine, however many classes are
+    looked for."""
+    index: dict[str, list[str]] = {}
+    for root in source_roots:
+        base = root / top
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.py")):
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            name = _module_name(root, path)
+            for word in _header_words(data):
+                index.setdefault(word, []).append(name)
+        break  # the first root holding the package is the one imported
+    return index
 
 
-def _mentions(path: Path, needle: bytes, header: re.Pattern[bytes]) -> bool:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return False
-    return needle in data and header.search(data) is not None
+# A class statement's header from its parenthesis up to the colon (its bases,
+# ``with_metaclass(Meta, Base)`` included), and a name imported as another.
+_CLASS_HEADER = re.compile(rb"\bclass\s+\w+\s*\(([^:]*)")
+_RENAMED = re.compile(rb"\b(\w+)\s+as\s+\w")
+_WORD = re.compile(rb"\w+")
+
+
+def _header_words(data: bytes) -> set[str]:
+    """The words of the class headers of ``data`` and the names it imports
+    under another name (``import API as VolumeAPI``)."""
+    words = {word for header in _CLASS_HEADER.findall(data) for word in _WORD.findall(header)}
+    words.update(_RENAMED.findall(data))
+    return {word.decode("ascii", "replace") for word in words}
 
 
 def _module_name(root: Path, path: Path) -> str:

@@ -346,3 +346,37 @@ def test_partial_mock_findings_follow_the_callers_they_name(tmp_path: Path, edit
     (project / "src/app/porch.py").write_text(PORCH_CALLING, encoding="utf-8")
     after = assert_as_without_cache(project)
     assert "app.porch.step: else jobs.is_open(name)" in after
+
+
+MIXIN_TEST = """
+    from unittest import mock
+
+
+    class ClaimMixin:
+        def test_claim(self):
+            with mock.patch.object(self.runner, "claim", autospec=True):
+                pass
+    """
+
+MIXIN_HOST = """
+    import unittest
+
+    from app.jobs import Runner
+    from tests.test_mixin import ClaimMixin
+
+
+    class ClaimTests(ClaimMixin, unittest.TestCase):
+        def setUp(self):
+            self.runner = Runner()
+    """
+
+
+def test_a_class_combining_a_mixin_is_a_dependency(project: Path) -> None:
+    # ``self.runner`` in the mixin is what the classes combining it bind: a
+    # host appearing in another module changes the mixin file's findings.
+    write_tree(project, {"tests/test_mixin.py": MIXIN_TEST})
+    before = assert_as_without_cache(project)
+    assert "tests/test_mixin.py" not in before
+    write_tree(project, {"tests/hosts.py": MIXIN_HOST})
+    after = assert_as_without_cache(project)
+    assert "tests/test_mixin.py:6:13: first-party-mock 'self.runner.claim'" in after
