@@ -165,6 +165,7 @@ class Engine:
                 module.release()
         finally:
             self._analysing = None
+            self.subclasses.forget_file()
             self.helpers.forget_file()
             self.index.discard(info)
 

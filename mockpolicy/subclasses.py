@@ -28,6 +28,7 @@ class Subclasses:
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self._headers: dict[str, tuple[dict[str, list[str]], str]] = {}  # package -> (header_index, its fact)
+        self._known: dict[tuple[int, int], list[ClassInfo]] = {}
 
     def provide(self, cls: ClassInfo, name: str, extra: ModuleInfo | None = None) -> bool:
         """Whether a known subclass of ``cls`` (in the project, or in ``extra``,
@@ -49,8 +50,18 @@ class Subclasses:
 
     def known(self, cls: ClassInfo, extra: ModuleInfo | None = None) -> list[ClassInfo]:
         """The known subclasses of ``cls`` (of the project, or of ``extra``, the
-        file under analysis), at any depth."""
-        return list(self._subclasses(cls, extra))
+        file under analysis), at any depth; found once per file (``forget_file``)."""
+        key = (id(cls), id(extra))
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = list(self._subclasses(cls, extra))
+        else:
+            self._modules_mentioning(cls.module, "")  # notes the dependency again, as the search did
+        return found
+
+    def forget_file(self) -> None:
+        """Drop what was found for the file under analysis (its classes die with it)."""
+        self._known.clear()
 
     def _subclasses(self, cls: ClassInfo, extra: ModuleInfo | None) -> Iterator[ClassInfo]:
         short = cls.qualname.rpartition(".")[2]
