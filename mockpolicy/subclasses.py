@@ -50,22 +50,41 @@ class Subclasses:
 
     def known(self, cls: ClassInfo, extra: ModuleInfo | None = None) -> list[ClassInfo]:
         """The known subclasses of ``cls`` (of the project, or of ``extra``, the
-        file under analysis), at any depth; found once per file (``forget_file``)."""
+        file under analysis), at any depth; found once per file (``forget_file``).
+        A class of ``extra`` itself is looked for in ``extra`` first; then the
+        code under test is searched, never the suite's other test modules:
+        reading them into the index would make memory grow with the suite, and
+        a test module's mixins are combined in it, or in the test module that
+        imports them (``extra``)."""
         key = (id(cls), id(extra))
         found = self._known.get(key)
         if found is None:
-            found = self._known[key] = list(self._subclasses(cls, extra))
-        else:
+            found = []
+            if extra is not None and cls.module == extra.name:
+                found = list(self._subclasses(cls, extra, search=False))
+            if not found:
+                found = list(self._subclasses(cls, extra, tests=False))
+            self._known[key] = found
+        elif self._searched(cls, extra):
             self._modules_mentioning(cls.module, "")  # notes the dependency again, as the search did
         return found
+
+    def _searched(self, cls: ClassInfo, extra: ModuleInfo | None) -> bool:
+        """Whether ``known`` read the project's modules for ``cls``."""
+        return extra is None or cls.module != extra.name or not self._known.get((id(cls), id(extra)))
 
     def forget_file(self) -> None:
         """Drop what was found for the file under analysis (its classes die with it)."""
         self._known.clear()
 
-    def _subclasses(self, cls: ClassInfo, extra: ModuleInfo | None) -> Iterator[ClassInfo]:
+    def _subclasses(
+        self, cls: ClassInfo, extra: ModuleInfo | None, search: bool = True, tests: bool = True,
+    ) -> Iterator[ClassInfo]:
         short = cls.qualname.rpartition(".")[2]
-        modules = [self.resolver.index.get(name) for name in self._modules_mentioning(cls.module, short)]
+        mentioning = self._modules_mentioning(cls.module, short) if search else []
+        if not tests:
+            mentioning = [name for name in mentioning if not self.resolver.project.is_test_code(name)]
+        modules = [self.resolver.index.get(name) for name in mentioning]
         if extra is not None:
             modules.append(extra)
         targets, seen = {id(cls)}, set()

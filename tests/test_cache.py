@@ -351,32 +351,35 @@ def test_partial_mock_findings_follow_the_callers_they_name(tmp_path: Path, edit
 MIXIN_TEST = """
     from unittest import mock
 
+    from app.mixins import Audit
 
-    class ClaimMixin:
-        def test_claim(self):
-            with mock.patch.object(self.runner, "claim", autospec=True):
-                pass
+
+    def test_client():
+        with mock.patch.object(Audit, "client", create=True, new=None):
+            pass
+    """
+
+MIXIN = """
+    class Audit:
+        def audit(self):
+            return self.client.send("audit")
     """
 
 MIXIN_HOST = """
-    import unittest
-
-    from app.jobs import Runner
-    from tests.test_mixin import ClaimMixin
+    from app.mixins import Audit
 
 
-    class ClaimTests(ClaimMixin, unittest.TestCase):
-        def setUp(self):
-            self.runner = Runner()
+    class Service(Audit):
+        client = None
     """
 
 
 def test_a_class_combining_a_mixin_is_a_dependency(project: Path) -> None:
-    # ``self.runner`` in the mixin is what the classes combining it bind: a
-    # host appearing in another module changes the mixin file's findings.
-    write_tree(project, {"tests/test_mixin.py": MIXIN_TEST})
+    # create=True on a mixin is judged by the classes combining it: a host
+    # appearing in another module changes the test file's findings.
+    write_tree(project, {"tests/test_mixin.py": MIXIN_TEST, "src/app/mixins.py": MIXIN})
     before = assert_as_without_cache(project)
-    assert "tests/test_mixin.py" not in before
-    write_tree(project, {"tests/hosts.py": MIXIN_HOST})
+    assert "tests/test_mixin.py:7:9: mock-target-not-found" in before
+    write_tree(project, {"src/app/hosts.py": MIXIN_HOST})
     after = assert_as_without_cache(project)
-    assert "tests/test_mixin.py:6:13: first-party-mock 'self.runner.claim'" in after
+    assert "tests/test_mixin.py" not in after
