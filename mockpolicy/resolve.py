@@ -305,17 +305,17 @@ class Resolver:
         return UNKNOWN if instance or cls.dynamic else MISSING
 
     def _hosted(self, cls: ClassInfo, name: str) -> Value | None:
-        """``self.name`` in a method of the mixin ``cls`` (no bases but
-        ``object``): what every known class combining it binds there, when they
+        """``self.name`` in a method of the mixin ``cls`` (``is_mixin``): what
+        every known class combining it binds there, when they
         agree (neutron's ``class _HandlerMixin:`` testing ``self.handler``,
         which the set-up of the test case it is combined with makes); None
         when no class combines it, one binds nothing, or they differ."""
         key = (id(cls), name)
-        if self.hosts is None or key in self._hosting or not self._a_mixin(cls):
+        if self.hosts is None or key in self._hosting or not self.is_mixin(cls):
             return None
         self._hosting.add(key)
         try:
-            values = [self._member(host, name, instance=True) for host in self.hosts(cls) if not self._a_mixin(host)]
+            values = [self._member(host, name, instance=True) for host in self.hosts(cls) if not self.is_mixin(host)]
         finally:
             self._hosting.discard(key)
         if not values or any(value.kind in (Kind.UNKNOWN, Kind.MISSING) for value in values):
@@ -324,12 +324,25 @@ class Resolver:
         same = all((v.kind, v.module, v.qualname) == (first.kind, first.module, first.qualname) for v in values)
         return first if same else None
 
-    def _a_mixin(self, cls: ClassInfo) -> bool:
-        """Whether ``cls`` has no bases but ``object``."""
+    def is_mixin(self, cls: ClassInfo, seen: set[int] | None = None) -> bool:
+        """Whether every class above ``cls`` is a project class, up to
+        ``object``: it has no test case (or other outside class) of its own, so
+        it runs only in the classes combining it."""
+        seen = set() if seen is None else seen
+        if id(cls) in seen:
+            return True
+        seen.add(id(cls))
         scope = cls.bases_scope or self.module_scope(cls.module)
-        return scope is not None and all(
-            self._evaluate(base, scope).qualname == "builtins.object" for base in cls.bases
-        )
+        if scope is None:
+            return False
+        for base_expr in cls.bases:
+            base = self._evaluate(base_expr, scope)
+            if base.kind is Kind.CLASS and base.cls is not None:
+                if not self.is_mixin(base.cls, seen):
+                    return False
+            elif base.qualname != "builtins.object":
+                return False
+        return True
 
     def _instance_attribute(
         self, cls: ClassInfo, name: str, seen: set[int], origin: ClassInfo | None = None

@@ -304,7 +304,7 @@ def _a_base_stops_all(analysis: Analysis, context: Context) -> bool:
 
 
 def _hosts_may_stop(analysis: Analysis, context: Context) -> bool:
-    """Whether the test's class is a mixin (``_a_mixin``) whose methods run only
+    """Whether the test's class is a mixin (``Resolver.is_mixin``) whose methods run only
     in the classes combining it, of the project or this file, and every such
     class may stop its patchers: it has a base outside the project
     (``_has_outside_base``) or stops every patcher itself or through a base
@@ -313,35 +313,15 @@ def _hosts_may_stop(analysis: Analysis, context: Context) -> bool:
     them all. A mixin no known class combines stays reported."""
     owner = context.parent if context.is_function else context
     info = owner.class_info if owner is not None else None
-    if info is None or not _a_mixin(analysis, info, set()):
+    if info is None or not analysis.resolver.is_mixin(info):
         return False
     hosts = [
         host for host in analysis.known_subclasses().known(info, analysis.module.info)
-        if not _a_mixin(analysis, host, set())
+        if not analysis.resolver.is_mixin(host)
     ]
     return bool(hosts) and all(
         _has_outside_base(analysis, host, set()) or _stops_all_up(analysis, host) for host in hosts
     )
-
-
-def _a_mixin(analysis: Analysis, cls: ClassInfo, seen: set[int]) -> bool:
-    """Whether every class above ``cls`` is a project class, up to ``object``:
-    no test case of its own (unittest runs it only combined with one)."""
-    if id(cls) in seen:
-        return True
-    seen.add(id(cls))
-    module = analysis.resolver.index.get(cls.module)
-    scope = cls.bases_scope or (Scope(module) if module is not None else None)
-    if scope is None:
-        return False
-    for base_expr in cls.bases:
-        base = analysis.resolver.evaluate(base_expr, scope)
-        if base.kind is Kind.CLASS and base.cls is not None:
-            if not _a_mixin(analysis, base.cls, seen):
-                return False
-        elif base.qualname != "builtins.object":
-            return False
-    return True
 
 
 def _stops_all_up(analysis: Analysis, cls: ClassInfo, itself: bool = True) -> bool:
