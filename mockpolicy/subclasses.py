@@ -28,7 +28,7 @@ class Subclasses:
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self._headers: dict[str, tuple[dict[str, list[str]], str]] = {}  # package -> (header_index, its fact)
-        self._known: dict[tuple[int, int], list[ClassInfo]] = {}
+        self._known: dict[tuple[int, int], tuple[list[ClassInfo], bool]] = {}  # (hosts, the project searched)
 
     def provide(self, cls: ClassInfo, name: str, extra: ModuleInfo | None = None) -> bool:
         """Whether a known subclass of ``cls`` (in the project, or in ``extra``,
@@ -57,21 +57,18 @@ class Subclasses:
         a test module's mixins are combined in it, or in the test module that
         imports them (``extra``)."""
         key = (id(cls), id(extra))
-        found = self._known.get(key)
-        if found is None:
-            found = []
+        known = self._known.get(key)
+        if known is None:
+            found: list[ClassInfo] = []
             if extra is not None and cls.module == extra.name:
                 found = list(self._subclasses(cls, extra, search=False))
-            if not found:
+            searched = not found
+            if searched:
                 found = list(self._subclasses(cls, extra, tests=False))
-            self._known[key] = found
-        elif self._searched(cls, extra):
-            self._modules_mentioning(cls.module, "")  # notes the dependency again, as the search did
-        return found
-
-    def _searched(self, cls: ClassInfo, extra: ModuleInfo | None) -> bool:
-        """Whether ``known`` read the project's modules for ``cls``."""
-        return extra is None or cls.module != extra.name or not self._known.get((id(cls), id(extra)))
+            known = self._known[key] = (found, searched)
+        elif known[1]:
+            self._header_index(cls.module)  # the search's dependency, noted again
+        return known[0]
 
     def forget_file(self) -> None:
         """Drop what was found for the file under analysis (its classes die with it)."""
@@ -109,13 +106,18 @@ class Subclasses:
         """Project modules in the top-level package of ``module`` whose class
         statements name ``word`` in their headers, or that import it under
         another name (``_header_words``), in path order, at most ``MAX_MODULES``."""
+        return self._header_index(module).get(word, [])[:MAX_MODULES]
+
+    def _header_index(self, module: str) -> dict[str, list[str]]:
+        """``header_index`` of the top-level package of ``module``, read once per
+        engine; each use notes it as a dependency (``("c", "", top)``)."""
         top = module.partition(".")[0]
         known = self._headers.get(top)
         if known is None:
             index = header_index(self.resolver.index.source_roots, top)
             known = self._headers[top] = (index, index_fact(index))
         self.resolver.tracker.observe(("c", "", top), known[1])
-        return known[0].get(word, [])[:MAX_MODULES]
+        return known[0]
 
 
 def header_index(source_roots: Sequence[Path], top: str) -> dict[str, list[str]]:

@@ -37,7 +37,7 @@ def per_file(
             # the largest groups first, so that no worker is left with a large one at the end
             pending = {
                 pool.submit(_group_in_worker, job, group): start
-                for start, group in sorted(groups.items(), key=lambda item: -_bytes(item[1]))
+                for start, group, _ in sorted(groups, key=lambda item: -item[2])
             }
             for future in as_completed(pending):
                 by_group[pending[future]] = future.result()
@@ -79,24 +79,20 @@ def _group_in_worker(job: Callable[[Session, Path], T], group: list[Path]) -> li
 _GROUPS_PER_WORKER = 8
 
 
-def _groups(files: Sequence[Path], count: int) -> dict[int, list[Path]]:
+def _groups(files: Sequence[Path], count: int) -> list[tuple[int, list[Path], int]]:
     """``files`` cut, in their order, into about ``count`` runs of neighbouring
     files of about equal size (neighbours share the code they mock, which a
-    worker then reads once), keyed by the position of each run's first file."""
+    worker then reads once): (position of the run's first file, the run, its bytes)."""
     sizes = [file_size(path) for path in files]
     target = max(1, sum(sizes) // count)
-    groups: dict[int, list[Path]] = {}
+    groups: list[tuple[int, list[Path], int]] = []
     start, filled = 0, 0
     for position, size in enumerate(sizes):
         filled += size
         if filled >= target or position == len(files) - 1:
-            groups[start] = list(files[start:position + 1])
+            groups.append((start, list(files[start:position + 1]), filled))
             start, filled = position + 1, 0
     return groups
-
-
-def _bytes(group: list[Path]) -> int:
-    return sum(file_size(path) for path in group)
 
 
 def _die_with_parent(parent: int) -> None:

@@ -82,9 +82,9 @@ def test_workers_take_runs_of_neighbouring_files_of_about_equal_size(tmp_path: P
         files[-1].write_bytes(b"#" * size)
     files.append(tmp_path / "gone.py")  # unreadable: size 0, still given to a worker
     groups = workers._groups(files, 4)
-    assert [path for start in sorted(groups) for path in groups[start]] == files  # every file once, in order
-    assert all(groups[start][0] == files[start] for start in groups)
-    assert [len(group) for _, group in sorted(groups.items())] == [2, 3, 3, 1]
+    assert [path for _, group, _ in groups for path in group] == files  # every file once, in order
+    assert all(group[0] == files[start] for start, group, _ in groups)
+    assert [(len(group), size) for _, group, size in groups] == [(2, 5100), (3, 2700), (3, 2800), (1, 0)]
 
 
 def test_missing_path_is_a_usage_error(app_project: Path) -> None:
