@@ -19,7 +19,7 @@ from mockpolicy.annotations import Annotations
 from mockpolicy.bodies import reading_once
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
-from mockpolicy.functions import FunctionNode, dotted_parts, is_none, statements, walk
+from mockpolicy.functions import FunctionNode, dotted_parts, is_none, own_nodes, statements, walk
 from mockpolicy.helpers import MOCKING_WORDS, OPAQUE
 from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
@@ -224,19 +224,21 @@ class Analysis:
         if replacement is None:
             given = {keyword.arg: keyword.value for keyword in site.call.keywords}
             effect = given.get(SIDE_EFFECT)
-            if isinstance(effect, ast.Name) and RETURN_VALUE not in given and target.value.kind is Kind.FUNCTION:
-                return self._calls_the_original(site, target, effect.id)  # the mock answers what the spy returns
-            return False
+            if effect is None or RETURN_VALUE in given or target.value.kind is not Kind.FUNCTION:
+                return False
+            if self._is_the_original(site, target, effect):
+                return True  # the original itself answers (``side_effect=cursor_iter``, imported at the top)
+            # the mock answers what the spy returns
+            return isinstance(effect, ast.Name) and self._calls_the_original(site, target, effect.id)
         if self._spying_double(site, replacement):
             return True
         if is_none(replacement) and target.value.kind is Kind.INSTANCE and self._placeholder(target):
             return True
+        if self._is_the_original(site, target, replacement):
+            return True  # the real thing itself, put back (a snapshot for monkeypatch's undo)
         scope = self.module.scope(site.owner)
         value = self.resolver.evaluate(replacement, scope)
         project = self.resolver.project
-        if value.kind in (Kind.FUNCTION, Kind.CLASS) and target.value.kind is value.kind \
-                and (value.module, value.qualname) == (target.value.module, target.value.qualname):
-            return True  # the real thing itself, put back (a snapshot for monkeypatch's undo)
         if target.value.kind is Kind.INSTANCE:
             return (
                 value.kind is Kind.INSTANCE and value.cls is not None
@@ -247,8 +249,61 @@ class Analysis:
         if target.value.kind in (Kind.FUNCTION, Kind.CLASS) and isinstance(replacement, ast.Name):
             # a function of the test calling the original (for a class: building a real instance of it)
             local = getattr(replacement, "local", None) if replacement.id == OPAQUE else replacement.id
-            return local is not None and self._calls_the_original(site, target, local)
+            return local is not None and (
+                self._calls_the_original(site, target, local) or self._made_by_a_spy_factory(site, target, local)
+            )
         return False
+
+    def _made_by_a_spy_factory(self, site: MockSite, target: Target, name: str) -> bool:
+        """Whether the test binds ``name`` (alone, or as one item of a tuple) from
+        a call of a function of the test file that is handed the original and
+        returns, there, functions of its own that call it and answer with what
+        it gave (Django's ``make_method_counter(forms.Form.is_valid)`` returning
+        ``(mocked_func, counter)``)."""
+        for node in walk(site.owner.node):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name)):
+                continue
+            bound = node.targets[0]
+            names = bound.elts if isinstance(bound, ast.Tuple) else [bound]
+            index = next((i for i, n in enumerate(names) if isinstance(n, ast.Name) and n.id == name), None)
+            if index is None:
+                continue
+            factory = self._function_of_the_file(site.owner, node.value.func.id)
+            if factory is None:
+                return False
+            positional = [arg.arg for arg in [*factory.args.posonlyargs, *factory.args.args]]
+            given = [*zip(positional, node.value.args), *((kw.arg, kw.value) for kw in node.value.keywords if kw.arg)]
+            handed = {param for param, arg in given if self._is_the_original(site, target, arg)}
+            returns = [n for n in own_nodes(factory) if isinstance(n, ast.Return) and n.value is not None]
+            if not handed or not returns:
+                return False
+            inner = {n.name: n for n in walk(factory) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            scope = self.module.scope(site.owner)
+            for returned in returns:
+                items = returned.value.elts if isinstance(returned.value, ast.Tuple) else [returned.value]
+                made = items[index] if len(items) == len(names) else None
+                if not isinstance(made, ast.Name) or made.id not in inner or not self._hands_to(
+                    inner[made.id], target.value, handed, _original_spellings(site), scope
+                ):
+                    return False
+            return True
+        return False
+
+    def _function_of_the_file(self, context: Context, name: str) -> FunctionNode | None:
+        """The function ``name`` defined in ``context`` or at the top of the file."""
+        found = context.functions.get(name)
+        if found is not None:
+            return found
+        top_level = getattr(self.module.module.node, "body", [])
+        return next((s for s in top_level if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name), None)
+
+    def _is_the_original(self, site: MockSite, target: Target, expr: ast.expr) -> bool:
+        """Whether ``expr``, read where ``site`` patches, is the function or class
+        ``target`` replaces (by what it resolves to, not by its spelling)."""
+        value = self.resolver.evaluate(expr, self.module.scope(site.owner))
+        return value.kind in (Kind.FUNCTION, Kind.CLASS) and target.value.kind is value.kind \
+            and (value.module, value.qualname) == (target.value.module, target.value.qualname)
 
     def _placeholder(self, target: Target) -> bool:
         """Whether ``target`` names a module-level ``X = None`` that the code

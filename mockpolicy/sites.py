@@ -413,7 +413,7 @@ class TestModule:
                 asserts.append(node)  # type: ignore[arg-type]
             elif kind is ast.ClassDef:
                 context.classes.setdefault(node.name, node)  # type: ignore[attr-defined, arg-type]
-            elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and node is not root:
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
                 context.functions.setdefault(node.name, node)  # type: ignore[attr-defined, arg-type]
             elif kind is ast.Import or kind is ast.ImportFrom:
                 self._note_import(node, context)  # type: ignore[arg-type]

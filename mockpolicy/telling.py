@@ -723,7 +723,7 @@ def told_apart(
                 for outcome in [*given, *_handled_values(caller, given, reads)]:
                     taken |= _arms(condition.test, reads, outcome)
                 for outcome in values:
-                    for side in sorted(_arms(condition.test, reads, outcome) - taken):
+                    for side in sorted(_arms(condition.test, reads, outcome, left_out=True) - taken):
                         body = condition.body if side == "if" else condition.orelse
                         add(Arm(caller.qualname, side, text), outcome, (caller.function, body))
         for outcome in exceptions:
@@ -1227,12 +1227,19 @@ class _Unknown(Exception):
     """The value cannot be told statically."""
 
 
+class _Elsewhere(_Unknown):
+    """The truth depends on a part of the condition that does not read the call."""
+
+
 _MOCK = object()  # a MagicMock: truthy, equal to nothing else, not None
 _ANY = object()  # some other value: not None, anything else unknown
 
 
-def _arms(test: ast.expr, reads: set[str | int], outcome: Outcome) -> set[str]:
-    """The arms (``if``/``else``) ``test`` can take when the mocked call gives ``outcome``."""
+def _arms(test: ast.expr, reads: set[str | int], outcome: Outcome, left_out: bool = False) -> set[str]:
+    """The arms (``if``/``else``) ``test`` can take when the mocked call gives
+    ``outcome``. For a ``left_out`` outcome, none when the arm depends on a
+    part of the condition that does not read the call (``if self.convergence
+    and not updated``): such an outcome is not told apart."""
     if outcome.kind == "raises":
         return set()  # the condition is never reached
     if outcome.value == A_MOCK:
@@ -1246,6 +1253,8 @@ def _arms(test: ast.expr, reads: set[str | int], outcome: Outcome) -> set[str]:
             return {"if", "else"}
     try:
         truth = _truth(test, reads, result)
+    except _Elsewhere:
+        return set() if left_out else {"if", "else"}
     except _Unknown:
         return {"if", "else"}
     return {"if" if truth else "else"}
@@ -1256,16 +1265,21 @@ def _truth(expr: ast.expr, reads: set[str | int], result: object) -> bool:
         return not _truth(expr.operand, reads, result)
     if isinstance(expr, ast.BoolOp):
         truths: list[bool | None] = []
+        elsewhere = False
         for value in expr.values:
             try:
                 truths.append(_truth(value, reads, result))
+            except _Elsewhere:
+                truths.append(None)
+                elsewhere = True
             except _Unknown:
                 truths.append(None)
+                elsewhere = elsewhere or not _reads_call(value, reads)
         deciding = False if isinstance(expr.op, ast.And) else True
         if deciding in truths:
             return deciding
         if None in truths:
-            raise _Unknown
+            raise _Elsewhere if elsewhere else _Unknown
         return not deciding
     evaluated = _value(expr, reads, result)
     if evaluated is _MOCK:
@@ -1276,6 +1290,10 @@ def _truth(expr: ast.expr, reads: set[str | int], result: object) -> bool:
         return bool(evaluated)
     except Exception as error:  # a literal whose truth cannot be told
         raise _Unknown from error
+
+
+def _reads_call(expr: ast.expr, reads: set[str | int]) -> bool:
+    return any(id(node) in reads or (isinstance(node, ast.Name) and node.id in reads) for node in ast.walk(expr))
 
 
 def _value(expr: ast.expr, reads: set[str | int], result: object) -> object:

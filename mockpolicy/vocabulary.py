@@ -274,20 +274,24 @@ UNITTEST_TEST_CASES = frozenset(
 )
 
 # Methods of a test class that run before its tests: unittest's, their async
-# form, pytest's xunit-style ones, and nose's ``setup`` (pytest < 8 ran it).
-CLASS_SETUP_NAMES = frozenset({"setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class", "setup"})
+# form, pytest's xunit-style ones, nose's ``setup`` (pytest < 8 ran it), and
+# Django's ``SimpleTestCase._pre_setup`` (run before every test: it empties
+# ``mail.outbox``).
+CLASS_SETUP_NAMES = frozenset(
+    {"setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class", "setup", "_pre_setup"}
+)
 FIXTURE_SET_UP = "_setUp"  # what a ``fixtures.Fixture`` subclass overrides to set itself up
 USE_FIXTURE = "useFixture"  # testtools' ``TestCase.useFixture(fixture)``: sets it up, returns it
 SETUP_NAMES = CLASS_SETUP_NAMES | {"setUpModule", "setup_module", "setup_function"}
 """Every set-up method or module-level function name."""
 
 CLASS_TEARDOWN_NAMES = frozenset(
-    {"tearDown", "asyncTearDown", "tearDownClass", "teardown_method", "teardown_class", "teardown"}
+    {"tearDown", "asyncTearDown", "tearDownClass", "teardown_method", "teardown_class", "teardown", "_post_teardown"}
 )
 TEARDOWN_NAMES = CLASS_TEARDOWN_NAMES | {"tearDownModule", "teardown_module", "teardown_function"}
+"""Every tear-down method or module-level function name."""
 MODULE_RELOADERS = frozenset({"reload", "reload_module"})  # importlib.reload, imp.reload, six.moves.reload_module
 PYTEST_HOOK_PREFIX = "pytest_"  # pytest_configure, pytest_sessionstart: run once for the session, not per test
-"""Every tear-down method or module-level function name."""
 
 # Methods that register a callable to run on the way out: TestCase's
 # addCleanup/addClassCleanup/enterContext, pytest's request.addfinalizer,

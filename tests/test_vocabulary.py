@@ -178,12 +178,15 @@ def test_set_up_and_tear_down_names() -> None:
     xunit = {f"{phase}_{scope}" for phase in ("setup", "teardown") for scope in ("module", "function", "class", "method")}
     assert all(f'"{name}"' in pytest_source for name in xunit)
     nose = {"setup", "teardown"}  # nose-style, run by pytest before 8
-    every = unittest_names | {"asyncSetUp", "asyncTearDown", "setUpModule", "tearDownModule"} | xunit | nose
+    django = {"_pre_setup", "_post_teardown"}  # SimpleTestCase's per-test hooks (Django is no dependency here)
+    every = unittest_names | {"asyncSetUp", "asyncTearDown", "setUpModule", "tearDownModule"} | xunit | nose | django
     assert vocabulary.SETUP_NAMES | vocabulary.TEARDOWN_NAMES == every
     assert vocabulary.CLASS_SETUP_NAMES < vocabulary.SETUP_NAMES
     assert vocabulary.CLASS_TEARDOWN_NAMES < vocabulary.TEARDOWN_NAMES
 
     def tear_down(name: str) -> str:
+        if name == "_pre_setup":
+            return "_post_teardown"
         return name.replace("setUp", "tearDown").replace("SetUp", "TearDown").replace("setup", "teardown")
 
     assert {tear_down(n) for n in vocabulary.SETUP_NAMES} == vocabulary.TEARDOWN_NAMES

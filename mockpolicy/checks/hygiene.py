@@ -57,12 +57,37 @@ class Cleanup:
 
 
 def _is_test_module(analysis: Analysis) -> bool:
+    """Named as pytest collects it, or under the project's test folders and no
+    runner script (``_is_runner_script``)."""
     path = Path(analysis.path)
     if path.name.startswith("test_") or path.name.endswith("_test.py") or path.name == "conftest.py":
         return True
     project = analysis.resolver.project
     absolute = resolved(path)
-    return any(root in absolute.parents for root in project.test_paths if root != project.root)
+    under_tests = any(root in absolute.parents for root in project.test_paths if root != project.root)
+    return under_tests and not _is_runner_script(analysis.module.module.node)
+
+
+def _is_runner_script(tree: ast.AST) -> bool:
+    """A module run as a script (``if __name__ == "__main__":``) that defines no
+    test: a runner such as Django's ``tests/runtests.py``, whose set-up and
+    tear-down run once around the whole suite, not inside a test."""
+    body = getattr(tree, "body", [])
+    runs_as_script = any(
+        isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) and isinstance(stmt.test.left, ast.Name)
+        and stmt.test.left.id == "__name__" for stmt in body
+    )
+    if not runs_as_script:
+        return False
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name.startswith(TEST_PREFIX):
+            return False
+        if isinstance(stmt, ast.ClassDef) and any(
+            isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)) and member.name.startswith(TEST_PREFIX)
+            for member in stmt.body
+        ):
+            return False
+    return True
 
 
 def _function_cleanup(node: ast.AST) -> Cleanup:
@@ -1317,7 +1342,10 @@ def _installed_by_the_test(context: Context, cleanups: "_Cleanups", target: ast.
 
 def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
     """Whether a set-up method of the test's class or of a project base class
-    assigns the same attribute: then every test starts from that value."""
+    assigns the same attribute: then every test starts from that value. For a
+    mixin (``Resolver.is_mixin``), every known class combining it must
+    (Django's ``ExceptionReportTestMixin``, combined with ``SimpleTestCase``
+    subclasses whose ``_pre_setup`` empties ``mail.outbox``)."""
     owner = context.parent
     if owner is None or owner.class_info is None:
         return False
@@ -1325,7 +1353,21 @@ def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribu
     base = resolver.evaluate(target.value, scope)
     if base.kind is Kind.UNKNOWN:
         return False
-    pending, seen = [owner.class_info], set()
+    if _set_up_assigns(resolver, owner.class_info, target.attr, base):
+        return True
+    if not resolver.is_mixin(owner.class_info):
+        return False
+    hosts = [
+        host for host in analysis.known_subclasses().known(owner.class_info, analysis.module.info)
+        if not resolver.is_mixin(host)
+    ]
+    return bool(hosts) and all(_set_up_assigns(resolver, host, target.attr, base) for host in hosts)
+
+
+def _set_up_assigns(resolver: Resolver, cls: ClassInfo, attribute: str, base: Value) -> bool:
+    """Whether a set-up method of ``cls`` or of a class above it assigns
+    ``attribute`` of the object ``base``."""
+    pending, seen = [cls], set()
     while pending:
         cls = pending.pop()
         if id(cls) in seen:
@@ -1342,7 +1384,7 @@ def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribu
             for node in ast.walk(binding.function):
                 if isinstance(node, ast.Assign):
                     for assigned in node.targets:
-                        if isinstance(assigned, ast.Attribute) and assigned.attr == target.attr:
+                        if isinstance(assigned, ast.Attribute) and assigned.attr == attribute:
                             other = resolver.evaluate(assigned.value, setup_scope)
                             if other.kind is base.kind and other.qualname == base.qualname:
                                 return True

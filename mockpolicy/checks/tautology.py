@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.functions import dotted_parts, walk
+from mockpolicy.functions import dotted_parts, own_nodes, walk
 from mockpolicy.outcomes import exception_name
 from mockpolicy.rules import TAUTOLOGICAL_ASSERTION
 from mockpolicy.sites import Context, MockSite, root_key
@@ -407,6 +407,8 @@ def _seen_unconditional(
     counts = {_asserted_count(node) for node in assertions} - {_NOT_WITH}
     asserted_count = next(iter(counts)) if len(counts) == 1 and len({id(site) for site in mocks}) == 1 else None
     mocked: frozenset[str] | None = None
+    # a lambda's calls run when something calls it (a side effect calling the saved original), not in the test
+    in_lambdas = {id(node) for lam in walk(context.node) if isinstance(lam, ast.Lambda) for node in walk(lam.body)}
     for site in mocks:
         for target in analysis.first_party_targets(site):
             function = target.value
@@ -415,7 +417,8 @@ def _seen_unconditional(
             short = function.qualname.rpartition(".")[2]
             own_calls = [
                 call for call in context.calls
-                if callee_name(call) == short and _same_function(analysis.resolver.evaluate(call.func, scope), function)
+                if callee_name(call) == short and id(call) not in in_lambdas
+                and _same_function(analysis.resolver.evaluate(call.func, scope), function)
             ]
             if own_calls and _may_run_an_override(analysis, function, own_calls, scope):
                 return None
@@ -468,7 +471,18 @@ def _makes_a_mock_raise(context: Context) -> bool:
         effects = effect.elts if isinstance(effect, (ast.List, ast.Tuple)) else [effect]
         if any(item is not None and exception_name(item, raised=False) for item in effects):
             return True
+        if isinstance(effect, ast.Name) and _raises_or_yields(context.functions.get(effect.id)):
+            return True
     return False
+
+
+def _raises_or_yields(function: ast.AST | None) -> bool:
+    """Whether a function of the test put in as a side effect raises, or is a
+    generator (whose end raises ``StopIteration`` into the code iterating it:
+    Django's ``test_run_loop_catches_stopiteration``)."""
+    return isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        isinstance(node, (ast.Raise, ast.Yield, ast.YieldFrom)) for node in own_nodes(function)
+    )
 
 
 def _checks_arguments(node: ast.AST) -> bool:

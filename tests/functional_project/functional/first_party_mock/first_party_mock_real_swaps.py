@@ -5,6 +5,7 @@ from unittest import mock
 
 from shopfp import storage
 from shopfp.storage import SqlStorage, Storage
+from shopfp.storage import Storage as Store
 
 
 class FakeStorage(Storage):
@@ -64,6 +65,13 @@ def test_side_effect_that_is_the_patched_function_itself():
     with mock.patch("shopfp.storage.Storage.load", mock.MagicMock(side_effect=storage.Storage.load)):
         pass
     with mock.patch.object(real, "save", mock.MagicMock(side_effect=real.load)):  # [first-party-mock]
+        pass
+
+
+def test_side_effect_that_is_the_original_under_another_name():
+    with mock.patch("shopfp.storage.Storage.load", side_effect=Store.load, autospec=True):  # imported at the top
+        pass
+    with mock.patch("shopfp.storage.Storage.load", side_effect=Store.save, autospec=True):  # [first-party-mock]
         pass
 
 
@@ -292,3 +300,34 @@ def test_a_class_replaced_by_a_factory_of_real_instances():
         pass
     with mock.patch("shopfp.storage.Storage", new=build_fake):  # [first-party-mock]
         pass
+
+
+def counting(func):
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return func(*args, **kwargs)
+
+    return counted, calls
+
+
+def answering(func):
+    def answered(*args, **kwargs):
+        func(*args, **kwargs)
+        return 0
+
+    return answered
+
+
+def test_a_spy_made_by_a_factory_handed_the_original():
+    counted, calls = counting(Storage.load)
+    with mock.patch("shopfp.storage.Storage.load", counted):
+        Storage().load(1)
+    assert calls
+    answered = answering(Storage.load)
+    with mock.patch("shopfp.storage.Storage.load", answered):  # [first-party-mock]
+        Storage().load(1)
+    other, _ = counting(Storage.save)
+    with mock.patch("shopfp.storage.Storage.load", other):  # [first-party-mock]
+        Storage().load(1)

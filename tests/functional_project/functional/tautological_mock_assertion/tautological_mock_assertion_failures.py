@@ -26,6 +26,22 @@ def test_start_survives_failures_in_turn(mocker):
     heal.assert_called_with()
 
 
+def test_start_survives_a_generator_running_out(mocker):
+    def run_out():
+        yield  # the code under test iterates what the mock gives: its end raises StopIteration there
+
+    heal = mocker.patch("shopfp.healing.heal", side_effect=run_out)  # [first-party-mock]
+    healing.start()
+    heal.assert_called_once_with()
+
+
+def test_start_heals_through_a_spy_calling_the_saved_original(mocker):
+    original = healing.heal
+    heal = mocker.patch("shopfp.healing.heal", side_effect=lambda: original())  # [first-party-mock]
+    healing.start()  # real code makes the call; the lambda's call of the original is not the test's
+    heal.assert_called_once_with()  # [tautological-mock-assertion]
+
+
 def test_start_heals(mocker):
     heal = mocker.patch("shopfp.healing.heal", return_value=0)  # [first-party-mock]
     healing.start()
