@@ -15,7 +15,7 @@ files a check needs.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -136,19 +136,52 @@ class CoverageData:
         matches = [file_id for path, file_id in self.files.items() if path.endswith(suffix)]
         return matches[0] if len(matches) == 1 else None
 
-    def arcs(self, file_id: int) -> dict[int, set[Arc]]:
-        """Executed arcs of one file, by context id (one query, cached)."""
-        cached = self._arcs.get(file_id)
-        if cached is None:
-            cached = {}
-            for context_id, start, end in self._rows(
-                "SELECT context_id, fromno, tono FROM arc WHERE file_id = ?", (file_id,)
+    def arcs(self, file_id: int, contexts: Collection[int]) -> dict[int, set[Arc]]:
+        """Executed arcs of one file in ``contexts``, by context id (read once per
+        file and context; a suite's full data holds millions of rows, of which
+        a verdict needs the few its tests made)."""
+        cached = self._arcs.setdefault(file_id, {})
+        wanted = sorted(set(contexts) - cached.keys())
+        for start in range(0, len(wanted), _BATCH):
+            batch = wanted[start:start + _BATCH]
+            for context_id in batch:
+                cached[context_id] = set()
+            marks = ", ".join("?" * len(batch))
+            for context_id, fromno, tono in self._rows(
+                f"SELECT context_id, fromno, tono FROM arc WHERE file_id = ? AND context_id IN ({marks})",
+                (file_id, *batch),
             ):
-                if not (isinstance(start, int) and isinstance(end, int)):
-                    raise CoverageDataError(f"{self.path} holds an arc that is not a pair of line numbers.")
-                cached.setdefault(context_id, set()).add((start, end))
-            self._arcs[file_id] = cached
-        return cached
+                cached[context_id].add(_arc(self.path, fromno, tono))
+        return {context: cached[context] for context in contexts if cached.get(context)}
+
+    def contexts_taking(self, file_id: int, arcs: Collection[Arc], lines: Collection[int]) -> set[int]:
+        """The contexts that executed one of ``arcs``, or ran one of ``lines``
+        (as an arc's start or end), in one file."""
+        found: set[int] = set()
+        for fromno, tono in arcs:
+            found.update(row[0] for row in self._rows(
+                "SELECT context_id FROM arc WHERE file_id = ? AND fromno = ? AND tono = ?", (file_id, fromno, tono)
+            ))
+        wanted = sorted(line for line in lines if line > 0)
+        for start in range(0, len(wanted), _BATCH // 2):
+            batch = wanted[start:start + _BATCH // 2]
+            marks = ", ".join("?" * len(batch))
+            found.update(row[0] for row in self._rows(
+                f"SELECT DISTINCT context_id FROM arc WHERE file_id = ? AND (fromno IN ({marks}) OR tono IN ({marks}))",
+                (file_id, *batch, *batch),
+            ))
+        return found
+
+    def recorded_lines(self, file_id: int) -> set[int]:
+        """Every line number (made positive) an arc of one file starts or ends at, in any context."""
+        numbers: set[int] = set()
+        for (number,) in self._rows(
+            "SELECT fromno FROM arc WHERE file_id = ? UNION SELECT tono FROM arc WHERE file_id = ?", (file_id, file_id)
+        ):
+            if not isinstance(number, int):
+                raise CoverageDataError(f"{self.path} holds an arc that is not a pair of line numbers.")
+            numbers.add(abs(number))
+        return numbers
 
     def matching_tests(self, test_id: str) -> list[str]:
         """The node ids in the data that ``test_id`` names: the test itself, its
@@ -162,6 +195,15 @@ class CoverageData:
 
     def close(self) -> None:
         self._db.close()
+
+
+_BATCH = 500  # ids per ``IN (...)``: under SQLite's oldest limit of 999 parameters
+
+
+def _arc(path: Path, fromno: object, tono: object) -> Arc:
+    if not (isinstance(fromno, int) and isinstance(tono, int)):
+        raise CoverageDataError(f"{path} holds an arc that is not a pair of line numbers.")
+    return fromno, tono
 
 
 def executed_lines(arcs: Iterable[Arc]) -> set[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from mockpolicy.coverage_data import Arc, executed_lines
+from mockpolicy.coverage_data import Arc
 from mockpolicy.coverage_parser import ParsedSource
 from mockpolicy.partials import Branch
 
@@ -24,9 +24,6 @@ class Arm:
     file: str
     arcs: frozenset[Arc] = frozenset()
     lines: frozenset[int] = frozenset()
-
-    def taken(self, arcs: set[Arc]) -> bool:
-        return bool(self.arcs & arcs) or bool(self.lines and self.lines & executed_lines(arcs))
 
 
 def arm_of(relative: str, parsed: ParsedSource, branch: Branch) -> Arm | None:

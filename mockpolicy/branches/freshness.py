@@ -60,7 +60,7 @@ def refuse_stale(data: CoverageData, root: Path, mocks: list[MockUnderTest], sou
         if source is None:
             continue
         code = _code_lines(source.tree)
-        recorded = {abs(number) for arcs in data.arcs(file_id).values() for arc in arcs for number in arc}
+        recorded = data.recorded_lines(file_id)
         moved = sorted(recorded - code - {0, 1})  # 0: an empty module's line; -1: a module's entry and exit
         if moved:
             raise CoverageDataError(

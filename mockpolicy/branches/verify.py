@@ -86,8 +86,7 @@ def _untaken(data: CoverageData, dependents: list[Dependent], runs: dict[str, se
     for dependent in dependents:
         taken = by_file.get(dependent.file)
         if taken is None:
-            arcs = data.arcs(data.files[dependent.file])
-            taken = by_file[dependent.file] = [group for context, group in arcs.items() if context in contexts]
+            taken = by_file[dependent.file] = list(data.arcs(data.files[dependent.file], contexts).values())
         if not any(dependent.line in executed_lines(arcs) for arcs in taken):
             continue
         if not any(dependent.arcs & arcs for arcs in taken):
@@ -138,10 +137,10 @@ def _check_entry(
         notes.append(f"mockpolicy: note: {arm.file} is not measured in {data.path}; "
                      f"{mock.path}:{entry.line} was not checked.")
         return
-    by_context = data.arcs(file_id)
+    taking = data.contexts_taking(file_id, arm.arcs, arm.lines)
 
     def executed_by(contexts: set[int]) -> bool:
-        return any(arm.taken(arcs) for context, arcs in by_context.items() if context in contexts)
+        return not taking.isdisjoint(contexts)
 
     executing = [node for node, contexts in runs.items() if executed_by(contexts)]
     if executing:
