@@ -41,18 +41,24 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def share(files: Sequence[Path], index: int, count: int) -> list[Path]:
-    """Shard ``index`` (1-based) of ``count``: files are dealt largest first to the
-    shard with the fewest bytes so far (ties: the lower shard, then the path), so
-    every machine that sees the same files deals them the same way."""
-    sizes = {path: file_size(path) for path in files}
-    loads = [0] * count
+    """Shard ``index`` (1-based) of ``count``: the files in path order, cut into
+    ``count`` runs of neighbours of about equal bytes (a file goes to the shard
+    its middle byte falls in). Neighbours mock the same code, so a shard reads
+    a share of the code under test, not all of it; every machine that sees the
+    same files deals them the same way."""
+    ordered = sorted(files, key=str)
+    sizes = [file_size(path) for path in ordered]
+    total = sum(sizes)
+    if total == 0:
+        return ordered[index - 1::count]
     mine: list[Path] = []
-    for path in sorted(files, key=lambda p: (-sizes[p], str(p))):
-        target = min(range(count), key=lambda shard: (loads[shard], shard))
-        loads[target] += sizes[path]
-        if target == index - 1:
+    before = 0
+    for path, size in zip(ordered, sizes):
+        middle = before * 2 + size  # twice the middle byte's offset, in integers
+        if min(middle * count // (2 * total), count - 1) == index - 1:
             mine.append(path)
-    return sorted(mine)
+        before += size
+    return mine
 
 
 @dataclass(frozen=True)

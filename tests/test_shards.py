@@ -70,13 +70,15 @@ def test_selection_is_applied_by_the_shards_and_judged_by_merge(suite: Path) -> 
     same(mockpolicy_in_process("merge", *sharded(suite, 2, "--select", "unspecced-mock"), cwd=suite), single)
 
 
-def test_shards_are_disjoint_complete_and_balanced_by_size(suite: Path) -> None:
+def test_shards_are_disjoint_complete_contiguous_and_balanced_by_size(suite: Path) -> None:
     results = sharded(suite, 3)
     files = [json.loads(Path(r).read_text(encoding="utf-8"))["files"] for r in results]
     every = sorted(name for names in files for name in names)
     assert len(every) == len(set(every)) == 10
+    assert [name for names in files for name in names] == every  # runs of neighbours, in path order
     sizes = [sum((suite / name).stat().st_size for name in names) for names in files]
-    assert max(sizes) - min(sizes) <= max((suite / name).stat().st_size for name in every)
+    largest = max((suite / name).stat().st_size for name in every)
+    assert all(abs(3 * size - sum(sizes)) <= 3 * largest for size in sizes)  # each within a file of a third
     assert sharded(suite, 3) == results and [json.loads(Path(r).read_text(encoding="utf-8"))["files"] for r in results] == files
     one = sharded(suite, 1)
     same(mockpolicy_in_process("merge", *one, cwd=suite), mockpolicy_in_process("check", cwd=suite))
