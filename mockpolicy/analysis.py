@@ -164,10 +164,11 @@ class Analysis:
         another real object of the project)."""
         key = id(site)
         if key not in self.first_party:
-            is_test_code = self.resolver.project.is_test_code
+            project = self.resolver.project
             self.first_party[key] = [] if site.is_spy else [
                 t for t in site.targets
-                if self.resolver.is_first_party(t.value) and not is_test_code(t.value.module)
+                if self.resolver.is_first_party(t.value)
+                and (not project.is_test_code(t.value.module) or project.is_shipped_test_support(t.value.module))
                 and not self._settings_module(t.value)
                 and not self._real_swap(site, t) and not self.on_a_mock(site, t)
             ]

@@ -72,6 +72,7 @@ class ConfigError(MockpolicyError):
     """A configuration file is unreadable or invalid; the message names the file."""
 
 
+_SHIPPABLE_SUPPORT = frozenset({"test", "testing"})  # package names of test support a project may ship
 _CODE_TEST_FOLDERS = frozenset({"tests", "test"})  # a package's own test folders (nova/tests) hold no code under test
 
 
@@ -136,6 +137,29 @@ class Project:
         return any(part in TEST_DIR_NAMES or part.startswith("test_") for part in parts) or (
             parts[-1].endswith("_test") or parts[-1] in ("conftest", "tests")
         )
+
+    def is_shipped_test_support(self, module: str) -> bool:
+        """Whether ``module`` sits in a ``test``/``testing`` package of the code
+        itself, outside the test paths, and is named as no test (Django's
+        ``django.test.runner``, ``celery.contrib.testing``): code of the tests
+        by its name, but shipped, and tested by the suite like any other code.
+        A module named ``test`` (nova's ``nova/test.py``), a ``tests`` folder
+        and a test path holding the whole package are the tests'."""
+        parts = module.split(".")
+        if any(part in ("tests", "t") or part.startswith("test_") for part in parts) or (
+            parts[-1].endswith("_test") or parts[-1] in ("conftest", "test", "testing")
+        ):
+            return False
+        first = next((i for i, part in enumerate(parts[:-1]) if part in _SHIPPABLE_SUPPORT), None)
+        if first is None:
+            return False
+        tests = [resolved(t) for t in self.test_paths]
+        for root in self.source_roots:
+            folder = resolved(root.joinpath(*parts[:first + 1]))
+            top = resolved(root / parts[0])
+            if any(t == folder or t in folder.parents for t in tests if t != top and t not in top.parents):
+                return False
+        return True
 
     @property
     def import_roots(self) -> tuple[Path, ...]:
