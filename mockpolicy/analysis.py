@@ -227,7 +227,7 @@ class Analysis:
             effect = given.get(SIDE_EFFECT)
             if effect is None or RETURN_VALUE in given or target.value.kind is not Kind.FUNCTION:
                 return False
-            if self._is_the_original(site, target, effect):
+            if _is_the_original(self.resolver.evaluate(effect, self.module.scope(site.owner)), target):
                 return True  # the original itself answers (``side_effect=cursor_iter``, imported at the top)
             # the mock answers what the spy returns
             return isinstance(effect, ast.Name) and self._calls_the_original(site, target, effect.id)
@@ -235,10 +235,10 @@ class Analysis:
             return True
         if is_none(replacement) and target.value.kind is Kind.INSTANCE and self._placeholder(target):
             return True
-        if self._is_the_original(site, target, replacement):
-            return True  # the real thing itself, put back (a snapshot for monkeypatch's undo)
         scope = self.module.scope(site.owner)
         value = self.resolver.evaluate(replacement, scope)
+        if _is_the_original(value, target):
+            return True  # the real thing itself, put back (a snapshot for monkeypatch's undo)
         project = self.resolver.project
         if target.value.kind is Kind.INSTANCE:
             return (
@@ -275,12 +275,12 @@ class Analysis:
                 return False
             positional = [arg.arg for arg in [*factory.args.posonlyargs, *factory.args.args]]
             given = [*zip(positional, node.value.args), *((kw.arg, kw.value) for kw in node.value.keywords if kw.arg)]
-            handed = {param for param, arg in given if self._is_the_original(site, target, arg)}
+            scope = self.module.scope(site.owner)
+            handed = {param for param, arg in given if _is_the_original(self.resolver.evaluate(arg, scope), target)}
             returns = [n for n in own_nodes(factory) if isinstance(n, ast.Return) and n.value is not None]
             if not handed or not returns:
                 return False
             inner = {n.name: n for n in walk(factory) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            scope = self.module.scope(site.owner)
             for returned in returns:
                 items = returned.value.elts if isinstance(returned.value, ast.Tuple) else [returned.value]
                 made = items[index] if len(items) == len(names) else None
@@ -298,13 +298,6 @@ class Analysis:
             return found
         top_level = getattr(self.module.module.node, "body", [])
         return next((s for s in top_level if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name), None)
-
-    def _is_the_original(self, site: MockSite, target: Target, expr: ast.expr) -> bool:
-        """Whether ``expr``, read where ``site`` patches, is the function or class
-        ``target`` replaces (by what it resolves to, not by its spelling)."""
-        value = self.resolver.evaluate(expr, self.module.scope(site.owner))
-        return value.kind in (Kind.FUNCTION, Kind.CLASS) and target.value.kind is value.kind \
-            and (value.module, value.qualname) == (target.value.module, target.value.qualname)
 
     def _placeholder(self, target: Target) -> bool:
         """Whether ``target`` names a module-level ``X = None`` that the code
@@ -511,6 +504,13 @@ class Family:
 # Files without any of these words make no mock site themselves (a call of a
 # project's helper may: ``Engine.families_for``).
 MOCK_WORDS = MOCKING_WORDS
+
+
+def _is_the_original(value: Value, target: Target) -> bool:
+    """Whether ``value`` (an expression resolved where the patch is made) is the
+    function or class ``target`` replaces: by what it resolves to, not by its spelling."""
+    return value.kind in (Kind.FUNCTION, Kind.CLASS) and target.value.kind is value.kind \
+        and (value.module, value.qualname) == (target.value.module, target.value.qualname)
 
 
 def _original_spellings(site: MockSite) -> set[str]:

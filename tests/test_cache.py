@@ -29,6 +29,11 @@ PROJECT = {
         def thing():
             return 1
         """,
+    "src/app/testing/__init__.py": "",  # test support the package ships: code under test while it holds no test
+    "src/app/testing/runner.py": """
+        def start():
+            return 1
+        """,
     "tests/__init__.py": "",
     "tests/conftest.py": """
         import pytest
@@ -79,6 +84,11 @@ PROJECT = {
 
         @mock.patch("app.other.thing", autospec=True)
         def test_thing(thing):
+            pass
+
+
+        @mock.patch("app.testing.runner.start", autospec=True)
+        def test_start(start):
             pass
         """,
     "tests/support.py": """
@@ -154,6 +164,7 @@ EDITS = {
     "an installed library's version": lambda project: (project.parent / "lib" / "fakelib" / "__init__.py").write_text(
         "def decide(flag):\n    if other:\n        return 1\n    return 2\n", encoding="utf-8"),
     "a helper of the tests": _edit("tests/support.py", "return target", "return mock.patch(target, autospec=True)"),
+    "a test module in a shipped test package": _edit("src/app/testing/test_runner.py", "", "def test_start():\n    pass\n"),
     "the configuration": _edit("pyproject.toml", 'version = "0"', 'version = "0"\n\n[tool.mockpolicy]\nfirst-party = ["tests"]'),
 }
 

@@ -134,3 +134,24 @@ def test_broken_configuration_is_one_clear_error(tmp_path: Path, text: str, prob
     message = str(caught.value)
     assert message.startswith(str(tmp_path / "pyproject.toml"))
     assert problem in message
+
+
+def test_shipped_test_support_is_code_under_test_and_test_folders_are_not(tmp_path: Path) -> None:
+    write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "app"\n',
+        "src/app/__init__.py": "",
+        "src/app/test/__init__.py": "",  # shipped: a runner the package gives its users
+        "src/app/test/runner.py": "",
+        "src/app/net/test/__init__.py": "",  # a test folder: it holds test modules
+        "src/app/net/test/helpers.py": "",
+        "src/app/net/test/deep/test_net.py": "",
+        "src/app/testing.py": "",
+        "tests/test_app.py": "",
+    })
+    project = load_project(tmp_path)
+    assert project.test_folders() == {"app.net.test"}
+    assert project.is_test_code("app.test.runner") and project.is_shipped_test_support("app.test.runner")
+    assert not project.is_shipped_test_support("app.net.test.helpers")
+    assert not project.is_shipped_test_support("app.testing")  # a module named so is the tests'
+    assert not project.is_shipped_test_support("app.test.test_runner")
+    assert not project.is_shipped_test_support("app.jobs")  # not test code at all
