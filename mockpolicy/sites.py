@@ -48,6 +48,7 @@ from mockpolicy.vocabulary import (
     SITE_CALLEES,
     SPEC_ONLY_KEYWORDS,
     SPY_KEYWORD,
+    TEST_CASE_PATCHERS,
     TEST_PREFIX,
     UNPACK_DECORATOR,
     USE_FIXTURE,
@@ -539,6 +540,11 @@ class TestModule:
         value = self._callees.get(key)
         if value is None:
             value = self._callees[key] = self.resolver.evaluate(call.func, self._callee_scope(root, context, bound))
+        patching = TEST_CASE_PATCHERS.get(value.qualname) if bound and value.kind in (Kind.EXTERNAL, Kind.FUNCTION) else None
+        if patching is not None:  # testtools' or trial's ``self.patch(obj, "name", value)``
+            site = MockSite(patching.kind, call, context, patching.api, patching.name)
+            site.hands_patcher = False
+            return site
         own = self._own_functions.get(id(value.function)) if value.module == self.info.name else None
         helper = helpers.helper_for(value, own.calls if own is not None else None)
         if helper is not None:

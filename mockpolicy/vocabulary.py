@@ -190,11 +190,31 @@ def _fixtures_forms(module: str) -> list[Callee]:
     ]
 
 
+def _test_case_patch(name: str) -> Callee:
+    """A test case's ``patch(obj, attribute, value)`` (testtools', Twisted
+    trial's): it sets the attribute for the test and puts it back at clean-up,
+    as ``monkeypatch.setattr`` does; a missing attribute is an error."""
+    return Callee(name, "setattr", target=Param(0, "obj"), attribute=Param(1, "attribute"), new=Param(2, "value"))
+
+
+TEST_CASE_PATCHERS: Mapping[str, Callee] = {
+    callee.name: callee
+    for callee in map(_test_case_patch, (
+        "twisted.trial.unittest.TestCase.patch", "twisted.trial.unittest.SynchronousTestCase.patch",
+        "twisted.trial._synctest.SynchronousTestCase.patch", "twisted.trial._asynctest.TestCase.patch",
+        "testtools.TestCase.patch", "testtools.testcase.TestCase.patch", "oslotest.base.BaseTestCase.patch",
+    ))
+}
+"""Test-case methods of testing libraries that monkeypatch, as ``self.patch``
+resolves them (by the library's public spelling of the class)."""
+
+
 CALLEES: Mapping[str, Callee] = {
     callee.name: callee
     for callee in (
         *_mock_forms(MOCK_MODULE), *_mock_forms(MOCKER_ROOT), *_MONKEYPATCH_FORMS,
         *_fixtures_forms("fixtures"), *_fixtures_forms("fixtures._fixtures.mockpatch"),
+        *TEST_CASE_PATCHERS.values(),
     )
 }
 """Every mocking callable, by canonical name."""

@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import mockpolicy_in_process, write_tree
+from conftest import mockpolicy, mockpolicy_in_process, write_tree
 
 APP = {
     "pyproject.toml": "[project]\nname = 'app'\n[tool.mockpolicy]\nrequire-spec = 'off'\n",
@@ -343,3 +343,58 @@ def test_environ_of_a_mock_an_overridden_fixture_put_in(tmp_path: Path) -> None:
     result = mockpolicy_in_process("check", "--format", "json", "--select", "unrestored-environ-mutation", cwd=tmp_path)
     reported = [(f["path"], f["line"]) for f in json.loads(result.stdout)]
     assert reported == [("tests/unit/test_env.py", 6)]
+
+
+def test_test_case_patch_methods_of_testing_libraries_are_mock_sites(tmp_path: Path) -> None:
+    """testtools' and Twisted trial's ``self.patch(obj, "name", value)`` set an
+    attribute for one test, as ``monkeypatch.setattr`` does; a project's own
+    ``patch`` method is read as any helper is."""
+    library = write_tree(tmp_path / "lib", {
+        "testtools/__init__.py": """
+            class TestCase:
+                def patch(self, obj, attribute, value):
+                    setattr(obj, attribute, value)
+            """,
+        "twisted/__init__.py": "",
+        "twisted/trial/__init__.py": "",
+        "twisted/trial/unittest.py": """
+            class TestCase:
+                def patch(self, obj, attribute, value):
+                    setattr(obj, attribute, value)
+            """,
+    })
+    project = write_tree(tmp_path / "project", {
+        "pyproject.toml": '[project]\nname = "app"\nversion = "0"\n',
+        "src/app/__init__.py": "",
+        "src/app/jobs.py": "def fetch():\n    return 1\n",
+        "tests/__init__.py": "",
+        "tests/test_jobs.py": """
+            import testtools
+            from twisted.trial import unittest
+
+            from app import jobs
+
+
+            class TestTrial(unittest.TestCase):
+                def test_fetch(self):
+                    self.patch(jobs, "fetch", lambda: 2)
+
+
+            class TestTesttools(testtools.TestCase):
+                def test_fetch(self):
+                    self.patch(jobs, "fetch", lambda: 2)
+
+
+            class Base(testtools.TestCase):
+                def patch(self, path):
+                    return path
+
+
+            class TestOwnPatch(Base):
+                def test_fetch(self):
+                    self.patch("app.jobs.fetch")
+            """,
+    })
+    result = mockpolicy("check", "--no-baseline", "--no-cache", cwd=project, env={"PYTHONPATH": str(library)})
+    found = [line.split(" ")[:2] for line in result.stdout.splitlines() if "first-party-mock" in line]
+    assert found == [["tests/test_jobs.py:9:8:", "first-party-mock"], ["tests/test_jobs.py:14:8:", "first-party-mock"]]
