@@ -229,6 +229,11 @@ class Analysis:
                 return False
             if _is_the_original(self.resolver.evaluate(effect, self.module.scope(site.owner)), target):
                 return True  # the original itself answers (``side_effect=cursor_iter``, imported at the top)
+            if isinstance(effect, ast.Lambda):  # ``lambda self, q, reuse: add_q(self, q)``, the saved original
+                return self._hands_to(
+                    ast.Return(value=effect.body), target.value, set(), _original_spellings(site),
+                    self.module.scope(site.owner),
+                )
             # the mock answers what the spy returns
             return isinstance(effect, ast.Name) and self._calls_the_original(site, target, effect.id)
         if self._spying_double(site, replacement):

@@ -331,3 +331,11 @@ def test_a_spy_made_by_a_factory_handed_the_original():
     other, _ = counting(Storage.save)
     with mock.patch("shopfp.storage.Storage.load", other):  # [first-party-mock]
         Storage().load(1)
+
+
+def test_a_lambda_calling_the_saved_original_is_a_spy():
+    load = Storage.load
+    with mock.patch("shopfp.storage.Storage.load", side_effect=lambda self, order_id: load(self, order_id), autospec=True):
+        pass
+    with mock.patch("shopfp.storage.Storage.load", side_effect=lambda self, order_id: 0, autospec=True):  # [first-party-mock]
+        pass
