@@ -374,12 +374,12 @@ class Analysis:
         else:
             return False
         last_names = {spelling.rpartition(".")[2] for spelling in original}  # each spelling ends in ".name"
-        saved = {
-            target.id
+        saved = {  # ``orig = mod.f``, or ``self._original = client.f`` (Twisted's IRC tests)
+            ast.unparse(target)
             for statement in {id(n): n for n in [*nodes, *top_level]}.values() if isinstance(statement, ast.Assign)
             and isinstance(statement.value, ast.Attribute) and statement.value.attr in last_names
             and ast.unparse(statement.value) in original
-            for target in statement.targets if isinstance(target, ast.Name)
+            for target in statement.targets if isinstance(target, (ast.Name, ast.Attribute))
         }
         scope = self.module.scope(owner)
         return all(self._hands_to(node, target.value, saved, original, scope) for node in definitions)
@@ -388,7 +388,7 @@ class Analysis:
         self, definition: ast.AST, original: Value, saved: set[str], spellings: set[str], scope: Scope,
     ) -> bool:
         """Whether ``definition`` (a function, or a class's methods) calls
-        ``original`` by a name (one of ``saved``, or one that resolves to it in
+        ``original`` by a name (one of ``saved``, as written, or one that resolves to it in
         ``scope``, the code defining it; not one of the patched ``spellings``,
         which reach the replacement itself), raises nothing, and answers only
         with what the original gave (``_answers_from``)."""
@@ -400,7 +400,7 @@ class Analysis:
         for call in body:
             if not isinstance(call, ast.Call) or not isinstance(call.func, (ast.Name, ast.Attribute)):
                 continue
-            if isinstance(call.func, ast.Name) and call.func.id in saved:
+            if ast.unparse(call.func) in saved:
                 calls.add(id(call))
                 continue
             parts = dotted_parts(call.func)

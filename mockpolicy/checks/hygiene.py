@@ -123,6 +123,7 @@ class _Cleanups:
                 own = _function_cleanup(context.node)
                 found.nodes += own.nodes
                 found.registered += own.registered
+                found.registered += _registered_by_called_methods(context)
             current: Context | None = context
             while current is not None:
                 if current is not context or not context.is_function:
@@ -163,8 +164,11 @@ class _Cleanups:
                     and isinstance(call.func, ast.Attribute) and call.func.attr in CLEANUP_REGISTRARS
                     and isinstance(call.args[0], ast.Name)
                 } | _cleanup_helpers(owner.node)
-            else:
-                names = set()
+            else:  # a function registering a function of its own (Twisted's ``replaceHome``)
+                names = {
+                    call.args[0].id for call in owner.calls if call.args and isinstance(call.args[0], ast.Name)
+                    and isinstance(call.func, ast.Attribute) and call.func.attr in CLEANUP_REGISTRARS
+                }
             self._registered[id(owner)] = names
         return context.name in names
 
@@ -181,7 +185,7 @@ class _Cleanups:
             }
             if isinstance(current.node, ast.ClassDef):
                 found += [defined[name] for name in map(_own_method, registered) if name in defined]
-            elif isinstance(current.node, ast.Module):
+            else:  # the module's functions, or the function's own (``self.addCleanup(cleanupHome)``)
                 found += [defined[e.id] for e in registered if isinstance(e, ast.Name) and e.id in defined]
             current = current.parent
         return found
@@ -207,6 +211,22 @@ class _Cleanups:
                     found.registered += shared.registered
             self._shared[id(context)] = found
         return found
+
+
+def _registered_by_called_methods(context: Context) -> list[ast.expr]:
+    """The callables that methods of the class of the function ``context``
+    register as cleanups when it calls them as ``self.name(...)`` (Twisted's
+    ``self._stdoutCleanup()`` registering ``setattr, sys, "stdout", sys.stdout``)."""
+    owner = context.parent
+    if owner is None or not isinstance(owner.node, ast.ClassDef):
+        return []
+    methods = {child.name: child.node for child in owner.children if child.is_function and child is not context}
+    registered: list[ast.expr] = []
+    for name in dict.fromkeys(_own_method(call.func) for call in context.calls):
+        method = methods.get(name)
+        if method is not None:
+            registered += _function_cleanup(method).registered
+    return registered
 
 
 def _own_method(expr: ast.expr) -> str:
@@ -1616,10 +1636,15 @@ def _restores_around_yield(
 
 def _entering_a_restoring_manager(analysis: Analysis, context: Context, scope: Scope, qualname: str) -> bool:
     """Whether ``context`` is the ``__enter__`` of a class whose ``__exit__`` puts
-    the whole of ``qualname`` back: leaving the ``with`` undoes what entering did."""
+    the whole of ``qualname`` back, or a method that ``__enter__`` calls as
+    ``self.name(...)``: leaving the ``with`` undoes what entering did."""
     owner = context.parent
-    if context.name not in ENTER_METHODS or owner is None or not isinstance(owner.node, ast.ClassDef):
+    if owner is None or not isinstance(owner.node, ast.ClassDef):
         return False
+    entering = [m for m in owner.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in ENTER_METHODS]
+    called_on_entry = {_own_method(call.func) for m in entering for call in ast.walk(m) if isinstance(call, ast.Call)}
+    if context.name not in ENTER_METHODS and context.name not in called_on_entry:
+        return False  # the ``__enter__``, or a method it calls (Twisted's ``SetAsideModule._unimport``)
     return any(
         isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name in EXIT_METHODS
         and any(_restores_whole(analysis, child, scope, qualname) for child in ast.walk(method))
@@ -1687,7 +1712,7 @@ def _restores_attribute(
         for child in ast.walk(region):
             if isinstance(child, (ast.Assign, ast.AugAssign, ast.Delete)):  # put back, or an added name taken away
                 targets = child.targets if isinstance(child, (ast.Assign, ast.Delete)) else [child.target]
-                if any(ast.unparse(t) == text for t in targets):
+                if any(ast.unparse(t) == text or _whole_slice_of(t, text) for t in targets):
                     return True
             if isinstance(child, ast.Call) and callee_name(child) in ("setattr", "delattr"):
                 args = [ast.unparse(a) for a in child.args[:2]]
@@ -1700,6 +1725,14 @@ def _restores_attribute(
                     and _same_module(analysis, child.args[0], target.value, scope):
                 return True  # reloading the module runs its body again: every name it binds is put back
     return False
+
+
+def _whole_slice_of(target: ast.expr, text: str) -> bool:
+    """Whether ``target`` is ``text[:]``: assigning it puts the contents back
+    (``sys.path[:] = self.originalPath`` in a tear-down)."""
+    return isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice) \
+        and target.slice.lower is None and target.slice.upper is None and target.slice.step is None \
+        and ast.unparse(target.value) == text
 
 
 def _same_module(analysis: Analysis, reloaded: ast.expr, owner: ast.expr, scope: Scope) -> bool:

@@ -339,3 +339,25 @@ def test_a_lambda_calling_the_saved_original_is_a_spy():
         pass
     with mock.patch("shopfp.storage.Storage.load", side_effect=lambda self, order_id: 0, autospec=True):  # [first-party-mock]
         pass
+
+
+class TestSpyCallingTheOriginalSavedOnTheTest:
+    def test_spy(self):
+        real = Storage()
+
+        def load(order_id):
+            return self.original_load(order_id)
+
+        self.original_load = real.load
+        with mock.patch.object(real, "load", load):
+            real.load(1)
+
+    def test_stand_in(self):
+        real = Storage()
+
+        def load(order_id):
+            return self.other_load(order_id)
+
+        self.other_load = real.save
+        with mock.patch.object(real, "load", load):  # [first-party-mock]
+            real.load(1)

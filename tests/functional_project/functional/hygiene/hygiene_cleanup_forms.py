@@ -1,0 +1,80 @@
+"""Cleanups in the forms Twisted's suite writes them: a function of the helper
+registered with addCleanup, a cleanup a helper method registers for the test
+calling it, a tear-down putting a list's contents back, and a manager's
+``__enter__`` helper undone by its ``__exit__``."""
+# pylint: disable=missing-docstring,too-few-public-methods
+import os
+import sys
+import unittest
+from io import StringIO
+
+
+class TestHome(unittest.TestCase):
+    def replace_home(self, home):
+        old = os.environ.get("HOME")
+
+        def cleanup_home():
+            if old is None:
+                del os.environ["HOME"]
+            else:
+                os.environ["HOME"] = old
+
+        self.addCleanup(cleanup_home)
+        os.environ["HOME"] = home
+
+    def replace_shell(self, shell):
+        def cleanup_nothing():
+            pass
+
+        self.addCleanup(cleanup_nothing)
+        os.environ["SHELL"] = shell  # [unrestored-environ-mutation]
+
+    def test_home(self):
+        self.replace_home("/tmp/x")
+        self.replace_shell("/bin/true")
+
+
+class TestStdout(unittest.TestCase):
+    def _stdout_cleanup(self):
+        self.addCleanup(setattr, sys, "stdout", sys.stdout)
+
+    def test_via_helper(self):
+        self._stdout_cleanup()
+        sys.stdout = StringIO()
+
+    def test_without(self):
+        sys.stderr = StringIO()  # [unrestored-attribute-assignment]
+
+
+class TestPath(unittest.TestCase):
+    def setUp(self):
+        self.original = sys.path[:]
+
+    def tearDown(self):
+        sys.path[:] = self.original
+
+    def test_paths(self):
+        sys.path = ["foo"]
+
+
+class SetAside:
+    def __init__(self, name):
+        self.name = name
+        self.modules = {}
+
+    def _unimport(self):
+        for name in [n for n in sys.modules if n == self.name]:
+            self.modules[name] = sys.modules[name]
+            del sys.modules[name]
+
+    def __enter__(self):
+        self._unimport()
+
+    def __exit__(self, *exc_info):
+        sys.modules.update(self.modules)
+
+
+class TestSetAside(unittest.TestCase):
+    def test_set_aside(self):
+        with SetAside("json"):
+            pass
