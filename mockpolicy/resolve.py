@@ -45,8 +45,12 @@ OBJECT_MAKING_DECORATORS = frozenset(
 )
 
 # Functions that import an object named by a string ("pkg.mod:Class" or
-# "pkg.mod.Class"): with a constant name they are imports like any other.
-DYNAMIC_IMPORTERS = frozenset({"import_module", "import_class", "symbol_by_name", "import_string", "import_object", "locate"})
+# "pkg.mod.Class"): with a constant name they are imports like any other
+# (Twisted's ``requireModule``/``namedAny`` too, of a library or of the project itself).
+DYNAMIC_IMPORTERS = frozenset({
+    "import_module", "import_class", "symbol_by_name", "import_string", "import_object", "locate",
+    "requireModule", "namedAny", "namedModule", "namedObject", "namedClass",
+})
 # ... of which these also call what they import (oslo's importutils.import_object("pkg.Class")).
 INSTANTIATING_IMPORTERS = frozenset({"import_object"})
 # Proxies that hand every attribute to a backend named by module path: oslo.db's
@@ -657,14 +661,16 @@ class Resolver:
                     return wrapped
             if func.qualname in BACKEND_PROXIES:
                 return self._backend(expr, scope) or external(f"{func.qualname}()")
-            if func.qualname.rpartition(".")[2] in DYNAMIC_IMPORTERS and expr.args:
-                name = self._evaluate(expr.args[0], scope).const
-                if name is None:
-                    return UNKNOWN  # whatever the name names
-                imported = self.resolve_dotted(name.replace(":", "."))  # a constant name: a static import
-                if func.qualname.rpartition(".")[2] in INSTANTIATING_IMPORTERS and imported.kind is Kind.CLASS:
-                    return Value(Kind.INSTANCE, module=imported.module, qualname=f"{imported.qualname}()", cls=imported.cls)
-                return imported
+        if func.kind in (Kind.EXTERNAL, Kind.FUNCTION) and func.qualname.rpartition(".")[2] in DYNAMIC_IMPORTERS \
+                and expr.args:
+            name = self._evaluate(expr.args[0], scope).const
+            if not isinstance(name, str):
+                return UNKNOWN  # whatever the name names
+            imported = self.resolve_dotted(name.replace(":", "."))  # a constant name: a static import
+            if func.qualname.rpartition(".")[2] in INSTANTIATING_IMPORTERS and imported.kind is Kind.CLASS:
+                return Value(Kind.INSTANCE, module=imported.module, qualname=f"{imported.qualname}()", cls=imported.cls)
+            return imported
+        if func.kind is Kind.EXTERNAL:
             return external(f"{func.qualname}()")
         if func.kind is Kind.FUNCTION and func.function is not None:
             info = self.index.get(func.module)

@@ -348,7 +348,8 @@ def test_environ_of_a_mock_an_overridden_fixture_put_in(tmp_path: Path) -> None:
 def test_test_case_patch_methods_of_testing_libraries_are_mock_sites(tmp_path: Path) -> None:
     """testtools' and Twisted trial's ``self.patch(obj, "name", value)`` set an
     attribute for one test, as ``monkeypatch.setattr`` does; a project's own
-    ``patch`` method is read as any helper is."""
+    ``patch`` method is read as any helper is. Twisted's ``requireModule("x")``
+    imports ``x``."""
     library = write_tree(tmp_path / "lib", {
         "testtools/__init__.py": """
             class TestCase:
@@ -362,6 +363,17 @@ def test_test_case_patch_methods_of_testing_libraries_are_mock_sites(tmp_path: P
                 def patch(self, obj, attribute, value):
                     setattr(obj, attribute, value)
             """,
+        "twisted/python/__init__.py": "",
+        "twisted/python/reflect.py": """
+            import importlib
+
+
+            def requireModule(name, default=None):
+                try:
+                    return importlib.import_module(name)
+                except ImportError:
+                    return default
+            """,
     })
     project = write_tree(tmp_path / "project", {
         "pyproject.toml": '[project]\nname = "app"\nversion = "0"\n',
@@ -370,9 +382,12 @@ def test_test_case_patch_methods_of_testing_libraries_are_mock_sites(tmp_path: P
         "tests/__init__.py": "",
         "tests/test_jobs.py": """
             import testtools
+            from twisted.python.reflect import requireModule
             from twisted.trial import unittest
 
             from app import jobs
+
+            required = requireModule("app.jobs")
 
 
             class TestTrial(unittest.TestCase):
@@ -383,6 +398,11 @@ def test_test_case_patch_methods_of_testing_libraries_are_mock_sites(tmp_path: P
             class TestTesttools(testtools.TestCase):
                 def test_fetch(self):
                     self.patch(jobs, "fetch", lambda: 2)
+
+
+            class TestRequired(unittest.TestCase):
+                def test_fetch(self):
+                    self.patch(required, "fetch", lambda: 2)  # a module imported by its name
 
 
             class Base(testtools.TestCase):
@@ -397,4 +417,4 @@ def test_test_case_patch_methods_of_testing_libraries_are_mock_sites(tmp_path: P
     })
     result = mockpolicy("check", "--no-baseline", "--no-cache", cwd=project, env={"PYTHONPATH": str(library)})
     found = [line.split(" ")[:2] for line in result.stdout.splitlines() if "first-party-mock" in line]
-    assert found == [["tests/test_jobs.py:9:8:", "first-party-mock"], ["tests/test_jobs.py:14:8:", "first-party-mock"]]
+    assert found == [[f"tests/test_jobs.py:{line}:8:", "first-party-mock"] for line in (12, 17, 22)]
