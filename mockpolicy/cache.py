@@ -67,7 +67,7 @@ def config_key(project: Project) -> str:
     described = json.dumps(
         [FORMAT, __version__, code_fingerprint(), sys.version, str(project.root), sorted(project.first_party),
          [str(root) for root in project.import_roots], list(project.pytest_plugins), project.settings,
-         sorted(project.test_folders())],
+         sorted(project.test_folders)],
         sort_keys=True, default=str,
     )
     return digest(described.encode())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import configparser
 import fnmatch
+import functools
 import os
 import re
 import sys
@@ -95,7 +96,6 @@ class Project:
     pytest_plugins: tuple[str, ...] = ()
     test_paths_from: str = ""  # why ``test_paths`` are what they are, for the user
     selection: Selection = field(default_factory=lambda: Selection(frozenset(RULES_BY_SYMBOL)), compare=False)
-    _support_folders: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def is_excluded(self, path: Path) -> bool:
         """Whether ``path`` (or a folder above it, up to the root) matches ``exclude``."""
@@ -152,7 +152,7 @@ class Project:
         ):
             return False
         first = next((i for i, part in enumerate(parts[:-1]) if part in _SHIPPABLE_SUPPORT), None)
-        if first is None or ".".join(parts[:first + 1]) in self.test_folders():
+        if first is None or ".".join(parts[:first + 1]) in self.test_folders:
             return False
         tests = [resolved(t) for t in self.test_paths]
         for root in self.source_roots:
@@ -162,28 +162,25 @@ class Project:
                 return False
         return True
 
+    @functools.cached_property
     def test_folders(self) -> frozenset[str]:
         """The first-party packages named ``test``/``testing`` (dotted) that hold
         a test module at any depth (``twisted.internet.test``): the tests'
         folders, not test support the code ships. Walked once per project; a
         part of the cache's configuration key."""
-        found = self._support_folders.get("")
-        if found is None:
-            names: set[str] = set()
-            for root in self.source_roots:
-                for name in sorted(self.first_party):
-                    package = root.joinpath(*name.split("."))
-                    if not package.is_dir():
-                        continue
-                    for path in package.rglob("*.py"):
-                        if not (path.name.startswith("test_") or path.name.endswith("_test.py")):
-                            continue
+        names: set[str] = set()
+        for root in self.source_roots:
+            for name in sorted(self.first_party):
+                package = root.joinpath(*name.split("."))
+                if not package.is_dir():
+                    continue
+                for path in package.rglob("*.py"):
+                    if path.name.startswith("test_") or path.name.endswith("_test.py"):
                         relative = path.relative_to(root).parts[:-1]
                         names.update(
                             ".".join(relative[:i + 1]) for i, part in enumerate(relative) if part in _SHIPPABLE_SUPPORT
                         )
-            found = self._support_folders[""] = frozenset(names)
-        return found
+        return frozenset(names)
 
     @property
     def import_roots(self) -> tuple[Path, ...]:

@@ -149,7 +149,7 @@ def test_shipped_test_support_is_code_under_test_and_test_folders_are_not(tmp_pa
         "tests/test_app.py": "",
     })
     project = load_project(tmp_path)
-    assert project.test_folders() == {"app.net.test"}
+    assert project.test_folders == {"app.net.test"}
     assert project.is_test_code("app.test.runner") and project.is_shipped_test_support("app.test.runner")
     assert not project.is_shipped_test_support("app.net.test.helpers")
     assert not project.is_shipped_test_support("app.testing")  # a module named so is the tests'
