@@ -44,13 +44,13 @@ OBJECT_MAKING_DECORATORS = frozenset(
      "task", "shared_task", "fixture"}
 )
 
-# Functions that import an object named by a string ("pkg.mod:Class" or
-# "pkg.mod.Class"): with a constant name they are imports like any other
-# (Twisted's ``requireModule``/``namedAny`` too, of a library or of the project itself).
-DYNAMIC_IMPORTERS = frozenset({
-    "import_module", "import_class", "symbol_by_name", "import_string", "import_object", "locate",
-    "requireModule", "namedAny", "namedModule", "namedObject", "namedClass",
-})
+# Functions of libraries that import an object named by a string
+# ("pkg.mod:Class" or "pkg.mod.Class"): with a constant name they are imports
+# like any other.
+DYNAMIC_IMPORTERS = frozenset({"import_module", "import_class", "symbol_by_name", "import_string", "import_object", "locate"})
+# ... and Twisted's, of a library or of the project itself (Twisted's own
+# suite): names no project gives a function doing anything else.
+NAMED_IMPORTERS = frozenset({"requireModule", "namedAny", "namedModule", "namedObject", "namedClass"})
 # ... of which these also call what they import (oslo's importutils.import_object("pkg.Class")).
 INSTANTIATING_IMPORTERS = frozenset({"import_object"})
 # Proxies that hand every attribute to a backend named by module path: oslo.db's
@@ -661,13 +661,14 @@ class Resolver:
                     return wrapped
             if func.qualname in BACKEND_PROXIES:
                 return self._backend(expr, scope) or external(f"{func.qualname}()")
-        if func.kind in (Kind.EXTERNAL, Kind.FUNCTION) and func.qualname.rpartition(".")[2] in DYNAMIC_IMPORTERS \
-                and expr.args:
+        short = func.qualname.rpartition(".")[2]
+        if expr.args and ((func.kind is Kind.EXTERNAL and short in DYNAMIC_IMPORTERS)
+                          or (func.kind in (Kind.EXTERNAL, Kind.FUNCTION) and short in NAMED_IMPORTERS)):
             name = self._evaluate(expr.args[0], scope).const
             if not isinstance(name, str):
                 return UNKNOWN  # whatever the name names
             imported = self.resolve_dotted(name.replace(":", "."))  # a constant name: a static import
-            if func.qualname.rpartition(".")[2] in INSTANTIATING_IMPORTERS and imported.kind is Kind.CLASS:
+            if short in INSTANTIATING_IMPORTERS and imported.kind is Kind.CLASS:
                 return Value(Kind.INSTANCE, module=imported.module, qualname=f"{imported.qualname}()", cls=imported.cls)
             return imported
         if func.kind is Kind.EXTERNAL:
