@@ -227,13 +227,11 @@ class Analysis:
             effect = given.get(SIDE_EFFECT)
             if effect is None or RETURN_VALUE in given or target.value.kind is not Kind.FUNCTION:
                 return False
-            if _is_the_original(self.resolver.evaluate(effect, self.module.scope(site.owner)), target):
+            scope = self.module.scope(site.owner)
+            if _is_the_original(self.resolver.evaluate(effect, scope), target):
                 return True  # the original itself answers (``side_effect=cursor_iter``, imported at the top)
             if isinstance(effect, ast.Lambda):  # ``lambda self, q, reuse: add_q(self, q)``, the saved original
-                return self._hands_to(
-                    ast.Return(value=effect.body), target.value, set(), _original_spellings(site),
-                    self.module.scope(site.owner),
-                )
+                return self._hands_to(ast.Return(value=effect.body), target.value, set(), _original_spellings(site), scope)
             # the mock answers what the spy returns
             return isinstance(effect, ast.Name) and self._calls_the_original(site, target, effect.id)
         if self._spying_double(site, replacement):
@@ -286,11 +284,12 @@ class Analysis:
             if not handed or not returns:
                 return False
             inner = {n.name: n for n in walk(factory) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            spellings = _original_spellings(site)
             for returned in returns:
                 items = returned.value.elts if isinstance(returned.value, ast.Tuple) else [returned.value]
                 made = items[index] if len(items) == len(names) else None
                 if not isinstance(made, ast.Name) or made.id not in inner or not self._hands_to(
-                    inner[made.id], target.value, handed, _original_spellings(site), scope
+                    inner[made.id], target.value, handed, spellings, scope
                 ):
                     return False
             return True

@@ -1292,12 +1292,17 @@ def _truth(expr: ast.expr, reads: set[str | int], result: object) -> bool:
         raise _Unknown from error
 
 
+def _is_read(node: ast.AST, reads: set[str | int]) -> bool:
+    """Whether ``node`` stands for the mocked call's result: the call, or a name assigned it."""
+    return id(node) in reads or (isinstance(node, ast.Name) and node.id in reads)
+
+
 def _reads_call(expr: ast.expr, reads: set[str | int]) -> bool:
-    return any(id(node) in reads or (isinstance(node, ast.Name) and node.id in reads) for node in ast.walk(expr))
+    return any(_is_read(node, reads) for node in ast.walk(expr))
 
 
 def _value(expr: ast.expr, reads: set[str | int], result: object) -> object:
-    if id(expr) in reads or (isinstance(expr, ast.Name) and expr.id in reads):
+    if _is_read(expr, reads):
         return result
     if isinstance(expr, ast.Await):
         return _value(expr.value, reads, result)

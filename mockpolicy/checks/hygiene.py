@@ -112,6 +112,7 @@ class _Cleanups:
         self._visible: dict[int, Cleanup] = {}
         self._shared: dict[int, Cleanup] = {}
         self._registered: dict[int, set[str]] = {}
+        self._of_helpers: dict[int, list[ast.expr]] = {}  # id(method) -> what it registers
 
     def visible(self, context: Context) -> Cleanup:
         """The cleanups that cover code in ``context``: its own, and those its
@@ -123,7 +124,7 @@ class _Cleanups:
                 own = _function_cleanup(context.node)
                 found.nodes += own.nodes
                 found.registered += own.registered
-                found.registered += _registered_by_called_methods(context)
+                found.registered += self._registered_by_called_methods(context)
             current: Context | None = context
             while current is not None:
                 if current is not context or not context.is_function:
@@ -172,6 +173,25 @@ class _Cleanups:
             self._registered[id(owner)] = names
         return context.name in names
 
+    def _registered_by_called_methods(self, context: Context) -> list[ast.expr]:
+        """The callables that methods of the class of the function ``context``
+        register as cleanups when it calls them as ``self.name(...)`` (Twisted's
+        ``self._stdoutCleanup()`` registering ``setattr, sys, "stdout", sys.stdout``);
+        each method read once per file."""
+        owner = context.parent
+        if owner is None or not isinstance(owner.node, ast.ClassDef):
+            return []
+        methods = {child.name: child.node for child in owner.children if child.is_function and child is not context}
+        registered: list[ast.expr] = []
+        for name in dict.fromkeys(_own_method(call.func) for call in context.calls):
+            method = methods.get(name)
+            if method is not None:
+                known = self._of_helpers.get(id(method))
+                if known is None:
+                    known = self._of_helpers[id(method)] = _function_cleanup(method).registered
+                registered += known
+        return registered
+
     @staticmethod
     def _registered_methods(context: Context, registered: list[ast.expr]) -> list[ast.AST]:
         """The bodies of the methods of ``context``'s class that ``registered``
@@ -211,22 +231,6 @@ class _Cleanups:
                     found.registered += shared.registered
             self._shared[id(context)] = found
         return found
-
-
-def _registered_by_called_methods(context: Context) -> list[ast.expr]:
-    """The callables that methods of the class of the function ``context``
-    register as cleanups when it calls them as ``self.name(...)`` (Twisted's
-    ``self._stdoutCleanup()`` registering ``setattr, sys, "stdout", sys.stdout``)."""
-    owner = context.parent
-    if owner is None or not isinstance(owner.node, ast.ClassDef):
-        return []
-    methods = {child.name: child.node for child in owner.children if child.is_function and child is not context}
-    registered: list[ast.expr] = []
-    for name in dict.fromkeys(_own_method(call.func) for call in context.calls):
-        method = methods.get(name)
-        if method is not None:
-            registered += _function_cleanup(method).registered
-    return registered
 
 
 def _own_method(expr: ast.expr) -> str:
