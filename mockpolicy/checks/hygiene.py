@@ -511,6 +511,7 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
     module = analysis.module
     restoring_fixtures: dict[str, bool] = {}  # shared state -> whether an autouse fixture restores it
     handed_on: frozenset[str] | None = None
+    shape: _ModuleShape | None = None
     for context in module.contexts:
         if not context.is_function or context.name in TEARDOWN_NAMES or context.name in EXIT_METHODS:
             continue
@@ -582,7 +583,9 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue
                 if _restored_by_a_decorator(analysis, context, target, scope):
                     continue
-                if _helper_with_a_counterpart(analysis, context, text):
+                if shape is None:
+                    shape = _ModuleShape(module.module.node)
+                if _helper_with_a_counterpart(analysis, context, text, shape):
                     continue
                 if _restored_by_a_fixture(analysis, context, target, scope):
                     continue
@@ -918,7 +921,7 @@ def _run_at_import_only(tree: ast.AST, name: str) -> bool:
 _RESTORING_WORDS = ("teardown", "tear_down", "restore", "cleanup", "clean_up", "reset", "undo")
 
 
-def _helper_with_a_counterpart(analysis: Analysis, context: Context, text: str) -> bool:
+def _helper_with_a_counterpart(analysis: Analysis, context: Context, text: str, shape: _ModuleShape) -> bool:
     """Whether ``context`` is a helper of the tests (neither a test, a fixture,
     a set-up nor a method of a test class) whose change to ``text`` the module
     puts back: the restoring half of a pair itself (``teardown_servers``), an
@@ -940,26 +943,13 @@ def _helper_with_a_counterpart(analysis: Analysis, context: Context, text: str) 
     if node.name in _ENTER_METHODS and isinstance(parent, ast.ClassDef):
         return any(
             isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)) and member.name in EXIT_METHODS
-            and _assigns(member, text)
+            and shape.assigns(member, text)
             for member in parent.body
         )
-    tree = analysis.module.module.node
-    uses = [  # calls, and the name handed on (``@helper``, ``callback=helper``)
-        n for n in ast.walk(tree)
-        if (isinstance(n, ast.Name) and n.id == node.name) or (isinstance(n, ast.Attribute) and n.attr == node.name)
-    ]
-    halves = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-              and (_restoring_name(f.name) or f.name in TEARDOWN_NAMES) and _assigns(f, text)]
+    uses = shape.uses.get(node.name, [])  # calls, and the name handed on (``@helper``, ``callback=helper``)
     if not uses:
-        return context.parent is analysis.module.module and bool(halves)
-    covered: set[int] = set()
-    for region in ast.walk(tree):
-        if isinstance(region, (ast.With, ast.AsyncWith)) and any(
-            _manager_restores_text(tree, item.context_expr, text) for item in region.items
-        ):
-            covered.update(id(c) for statement in region.body for c in ast.walk(statement))
-        elif isinstance(region, (ast.FunctionDef, ast.AsyncFunctionDef)) and region.name in SETUP_NAMES and halves:
-            covered.update(id(c) for c in ast.walk(region))
+        return context.parent is analysis.module.module and shape.has_restoring_half(text)
+    covered = shape.covered(text)
     return all(id(use) in covered for use in uses)
 
 
@@ -970,22 +960,80 @@ def _restoring_name(name: str) -> bool:
     return any(word in name.lower() for word in _RESTORING_WORDS)
 
 
-def _manager_restores_text(tree: ast.AST, manager: ast.expr, text: str) -> bool:
-    """Whether ``manager`` calls a manager defined in the module that assigns
-    ``text`` on leaving: a function assigning it in a ``finally`` block, or a
-    class whose ``__exit__`` does."""
-    name = callee_name(manager) if isinstance(manager, ast.Call) else ""
-    if not name:
-        return False
-    for definition in ast.walk(tree):
-        if isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)) and definition.name == name:
-            if any(isinstance(n, ast.Try) and any(_assigns(s, text) for s in n.finalbody) for n in ast.walk(definition)):
+class _ModuleShape:
+    """What ``_helper_with_a_counterpart`` asks of the test module, gathered in
+    one walk per file and answered per assigned text from memory (a module
+    with hundreds of ``with`` blocks and helpers is walked once, not once per
+    block and helper)."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.uses: dict[str, list[ast.AST]] = {}  # name or attribute -> the nodes naming it
+        self._functions: dict[str, list[FunctionNode]] = {}
+        self._classes: dict[str, list[ast.ClassDef]] = {}
+        self._withs: list[ast.With | ast.AsyncWith] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                self.uses.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Attribute):
+                self.uses.setdefault(node.attr, []).append(node)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._functions.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.ClassDef):
+                self._classes.setdefault(node.name, []).append(node)
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                self._withs.append(node)
+        self._assigned: dict[int, frozenset[str]] = {}
+        self._covered: dict[str, frozenset[int]] = {}
+
+    def assigns(self, region: ast.AST, text: str) -> bool:
+        """Whether an assignment in ``region`` (at any depth) has the target ``text``."""
+        known = self._assigned.get(id(region))
+        if known is None:
+            known = self._assigned[id(region)] = frozenset(
+                ast.unparse(target) for child in ast.walk(region) if isinstance(child, ast.Assign)
+                for target in child.targets
+            )
+        return text in known
+
+    def has_restoring_half(self, text: str) -> bool:
+        """Whether a function of the module named to restore (or a tear-down) assigns ``text``."""
+        return any(
+            (_restoring_name(name) or name in TEARDOWN_NAMES) and self.assigns(function, text)
+            for name, functions in self._functions.items() for function in functions
+        )
+
+    def covered(self, text: str) -> frozenset[int]:
+        """The ids of the nodes that run inside a manager restoring ``text``, or
+        inside a set-up when the module holds a restoring half for it."""
+        known = self._covered.get(text)
+        if known is not None:
+            return known
+        covered: set[int] = set()
+        for region in self._withs:
+            if any(self._manager_restores(item.context_expr, text) for item in region.items):
+                covered.update(id(c) for statement in region.body for c in ast.walk(statement))
+        if self.has_restoring_half(text):
+            for name in SETUP_NAMES:
+                for function in self._functions.get(name, []):
+                    covered.update(id(c) for c in ast.walk(function))
+        self._covered[text] = frozenset(covered)
+        return self._covered[text]
+
+    def _manager_restores(self, manager: ast.expr, text: str) -> bool:
+        """Whether ``manager`` calls a manager defined in the module that assigns
+        ``text`` on leaving: a function assigning it in a ``finally`` block, or a
+        class whose ``__exit__`` does."""
+        name = callee_name(manager) if isinstance(manager, ast.Call) else ""
+        if not name:
+            return False
+        for function in self._functions.get(name, []):
+            if any(isinstance(n, ast.Try) and any(self.assigns(s, text) for s in n.finalbody) for n in ast.walk(function)):
                 return True
-        if isinstance(definition, ast.ClassDef) and definition.name == name:
-            if any(isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in EXIT_METHODS
-                   and _assigns(m, text) for m in definition.body):
-                return True
-    return False
+        return any(
+            isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)) and member.name in EXIT_METHODS
+            and self.assigns(member, text)
+            for cls in self._classes.get(name, []) for member in cls.body
+        )
 
 
 def _is_test_class(context: Context) -> bool:
@@ -995,13 +1043,6 @@ def _is_test_class(context: Context) -> bool:
     return any(
         isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)) and member.name.startswith(TEST_PREFIX)
         for member in body
-    )
-
-
-def _assigns(region: ast.AST, text: str) -> bool:
-    return any(
-        isinstance(child, ast.Assign) and any(ast.unparse(target) == text for target in child.targets)
-        for child in ast.walk(region)
     )
 
 
