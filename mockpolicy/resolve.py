@@ -262,6 +262,8 @@ class Resolver:
                 made_by = self._evaluate(target, scope)
                 if made_by.kind is Kind.EXTERNAL:
                     return external(f"{made_by.qualname}()")
+                if target is decorator and self._returns_a_function(made_by):
+                    continue  # the project's own ``@command`` wrapping with functools.wraps (Swift's manager)
                 return UNKNOWN
             if target is decorator:
                 made = self._made_by_decorator(target, scope)
@@ -272,6 +274,18 @@ class Resolver:
                     return self.function_result(function, scope.module, None)
                 return made
         return Value(Kind.FUNCTION, module=scope.module.name, qualname=qualname, function=function, owner=owner)
+
+    @staticmethod
+    def _returns_a_function(made_by: Value) -> bool:
+        """Whether ``made_by`` is a function of the project that returns a
+        function it defines (``def wrapped(...): ...; return wrapped``): a
+        plain decorator, whatever its name."""
+        if made_by.kind is not Kind.FUNCTION or made_by.function is None:
+            return False
+        body = made_by.function.body
+        defined = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        returns = [s for s in body if isinstance(s, ast.Return)]
+        return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id in defined for r in returns)
 
     def _made_by_decorator(self, decorator: ast.expr, scope: Scope) -> Value | None:
         """The instance a plain decorator of the project returns in place of the

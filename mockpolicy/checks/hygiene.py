@@ -950,7 +950,7 @@ def _helper_with_a_counterpart(analysis: Analysis, context: Context, text: str, 
     if not uses:
         return context.parent is analysis.module.module and shape.has_restoring_half(text)
     covered = shape.covered(text)
-    return all(id(use) in covered for use in uses)
+    return all(shape.runs_inside(use, covered) for use in uses)
 
 
 _ENTER_METHODS = frozenset({"__enter__", "__aenter__"})
@@ -971,7 +971,10 @@ class _ModuleShape:
         self._functions: dict[str, list[FunctionNode]] = {}
         self._classes: dict[str, list[ast.ClassDef]] = {}
         self._withs: list[ast.With | ast.AsyncWith] = []
-        for node in ast.walk(tree):
+        self._enclosing: dict[int, FunctionNode] = {}  # id(use) -> the function around it
+        stack: list[tuple[ast.AST, FunctionNode | None]] = [(tree, None)]
+        while stack:
+            node, function = stack.pop()
             if isinstance(node, ast.Name):
                 self.uses.setdefault(node.id, []).append(node)
             elif isinstance(node, ast.Attribute):
@@ -982,8 +985,23 @@ class _ModuleShape:
                 self._classes.setdefault(node.name, []).append(node)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
                 self._withs.append(node)
+            if function is not None and isinstance(node, (ast.Name, ast.Attribute)):
+                self._enclosing[id(node)] = function
+            inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
         self._assigned: dict[int, frozenset[str]] = {}
         self._covered: dict[str, frozenset[int]] = {}
+
+    def runs_inside(self, use: ast.AST, covered: frozenset[int], depth: int = 3) -> bool:
+        """Whether ``use`` sits in ``covered``, or in a function (a closure, a
+        helper method) every use of which does, through ``depth`` such steps."""
+        if id(use) in covered:
+            return True
+        function = self._enclosing.get(id(use))
+        if function is None or depth == 0 or function.name.startswith(TEST_PREFIX):
+            return False
+        uses = self.uses.get(function.name, [])
+        return bool(uses) and all(self.runs_inside(other, covered, depth - 1) for other in uses)
 
     def assigns(self, region: ast.AST, text: str) -> bool:
         """Whether an assignment in ``region`` (at any depth) has the target ``text``."""
@@ -1361,11 +1379,22 @@ def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, s
     elif base.kind is Kind.MODULE:
         info = analysis.resolver.index.get(base.module)
         binding = info.bindings.get(target.attr) if info is not None else None
+    elif base.kind is Kind.EXTERNAL:  # a library's or the standard library's (``logging.logThreads = 1``)
+        outside = analysis.libraries.resolver.resolve_dotted(base.qualname)
+        if outside.kind is Kind.CLASS and outside.cls is not None:
+            binding = outside.cls.members.get(target.attr)
+        elif outside.kind is Kind.MODULE:
+            info = analysis.libraries.resolver.index.get(outside.module)
+            binding = info.bindings.get(target.attr) if info is not None else None
+        else:
+            return False
     else:
         return False
     declared = _literal(binding.value if binding is not None else None)
     assigned = _literal(value)
-    return declared is not _NOT_LITERAL and declared == assigned and type(declared) is type(assigned)
+    if declared is _NOT_LITERAL or declared != assigned:
+        return False
+    return type(declared) is type(assigned) or {type(declared), type(assigned)} <= {bool, int}  # ``= 1`` for ``True``
 
 
 _NOT_LITERAL = object()
@@ -1759,6 +1788,9 @@ def _restores_attribute(
                 targets = child.targets if isinstance(child, (ast.Assign, ast.Delete)) else [child.target]
                 if any(ast.unparse(t) == text or _whole_slice_of(t, text) for t in targets):
                     return True
+                if any(isinstance(t, ast.Attribute) and t.attr == attribute
+                       and _same_module(analysis, t.value, target.value, scope) for t in targets):
+                    return True  # ``os.environ = saved`` puts back ``manager.os.environ``
             if isinstance(child, ast.Call) and callee_name(child) in ("setattr", "delattr"):
                 args = [ast.unparse(a) for a in child.args[:2]]
                 if args[:1] == [base] and len(child.args) > 1 and isinstance(child.args[1], ast.Constant) \
@@ -1781,11 +1813,15 @@ def _whole_slice_of(target: ast.expr, text: str) -> bool:
 
 
 def _same_module(analysis: Analysis, reloaded: ast.expr, owner: ast.expr, scope: Scope) -> bool:
-    """Whether ``reloaded`` and ``owner`` name the same module."""
+    """Whether ``reloaded`` and ``owner`` name the same module, the project's
+    or a library's (``manager.os`` is ``os``)."""
     if ast.unparse(reloaded) == ast.unparse(owner):
         return True
     one, other = analysis.resolver.evaluate(reloaded, scope), analysis.resolver.evaluate(owner, scope)
-    return one.kind is Kind.MODULE and other.kind is Kind.MODULE and one.module == other.module
+    if one.kind is Kind.MODULE and other.kind is Kind.MODULE:
+        return one.module == other.module
+    return one.kind is Kind.EXTERNAL and other.kind is Kind.EXTERNAL and one.qualname == other.qualname \
+        and analysis.libraries.resolver.resolve_dotted(one.qualname).kind is Kind.MODULE
 
 
 # A patcher, os.environ or sys.modules by any spelling, setattr, or an

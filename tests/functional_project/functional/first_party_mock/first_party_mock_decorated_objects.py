@@ -27,3 +27,8 @@ def test_wrapped_function_replaced():
     with mock.patch.object(lazy, "normalise") as normalise:  # [first-party-mock]
         normalise.return_value = "x"
         assert lazy.normalise(" x ") == "x"
+
+
+def test_function_under_a_wrapper_named_like_a_command():
+    with mock.patch.object(lazy, "restart", return_value="ok"):  # [first-party-mock]
+        assert lazy.restart("db") == "ok"

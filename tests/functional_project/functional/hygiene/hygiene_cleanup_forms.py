@@ -1,12 +1,16 @@
 """Cleanups in the forms Twisted's suite writes them: a function of the helper
 registered with addCleanup, a cleanup a helper method registers for the test
 calling it, a tear-down putting a list's contents back, and a manager's
-``__enter__`` helper undone by its ``__exit__``."""
+``__enter__`` helper undone by its ``__exit__``; and a module's attribute put
+back in a ``finally`` block through another spelling of the same module
+(Swift's ``manager.os.environ = {}`` ... ``os.environ = saved``)."""
 # pylint: disable=missing-docstring,too-few-public-methods
 import os
 import sys
 import unittest
 from io import StringIO
+
+from shopfp import lazy  # pylint: disable=import-error
 
 
 class TestHome(unittest.TestCase):
@@ -78,3 +82,17 @@ class TestSetAside(unittest.TestCase):
     def test_set_aside(self):
         with SetAside("json"):
             pass
+
+
+class TestEnvironmentThroughAModule(unittest.TestCase):
+    def test_swapped_and_put_back_by_another_spelling(self):
+        saved = os.environ
+        try:
+            lazy.os.environ = {}  # lazy.os is os
+            self.assertEqual(lazy.split("a"), ["a"])
+        finally:
+            os.environ = saved
+
+    def test_swapped_for_good(self):
+        lazy.os.environ = {}  # [unrestored-attribute-assignment]
+        self.assertEqual(lazy.split("a"), ["a"])

@@ -5,6 +5,7 @@ requested fixture or a helper whose yield a restoring manager wraps."""
 # pylint: disable=missing-docstring,import-error,redefined-outer-name
 import contextlib
 import importlib
+import logging
 import os
 import sys
 import types
@@ -231,6 +232,15 @@ def set_no_debug():
 
 def test_resets_a_global_to_its_declared_empty_value():
     config.HOOKS = list()  # the module declares HOOKS = []: nothing changes
+
+
+def test_resets_a_standard_library_global_to_its_declared_value():
+    logging.logThreads = 1  # logging declares logThreads = True: nothing changes
+    logging.raiseExceptions = True  # declared True as well
+
+
+def test_changes_a_standard_library_global():
+    logging.logProcesses = 0  # [unrestored-attribute-assignment]
 
 
 def probe_docker():
