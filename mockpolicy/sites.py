@@ -124,9 +124,14 @@ class MockSite:
         if entry is None or self.kind not in ("patch", "patch.object", "setattr"):
             return ""
         written = entry.argument(self.call, "attribute") or entry.argument(self.call, "target")
-        if not (isinstance(written, ast.Constant) and isinstance(written.value, str)):
-            return ""
-        return written.value.rpartition(".")[2]
+        if isinstance(written, ast.Constant) and isinstance(written.value, str):
+            return written.value.rpartition(".")[2]
+        # a computed module, a written last part: ``broker + ".get_info"``, ``f"{broker}.get_info"``
+        last = written.right if isinstance(written, ast.BinOp) and isinstance(written.op, ast.Add) else \
+            written.values[-1] if isinstance(written, ast.JoinedStr) and written.values else None
+        if isinstance(last, ast.Constant) and isinstance(last.value, str) and "." in last.value:
+            return last.value.rpartition(".")[2]
+        return ""
 
     @property
     def is_spy(self) -> bool:
@@ -526,10 +531,15 @@ class TestModule:
         bound = root in ("self", "cls") and context.class_info is not None
         if root in ("self", "cls") and len(parts) != 2:
             return None  # a method of something the test holds (self.client.get), not a helper of the test
-        if not bound and (root in context.params or root in context.assigns or root in context.stored
-                          or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
+        nested = context.functions.get(root) if not bound and len(parts) == 1 and context.is_function else None
+        if nested is None and not bound and (
+                root in context.params or root in context.assigns or root in context.stored
+                or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
             return None  # a local (a mock, an object the test made) or a builtin
         helpers = self.helpers
+        if nested is not None:  # a helper the test defines for itself (Swift's ``capture_deleted_objects``)
+            local = Value(Kind.FUNCTION, module=self.info.name, qualname=f"{context.qualname}.{root}", function=nested)
+            return self._site_of_a_helper(call, context, local, helpers, bound, parts)
         if not bound and not helpers.declared:
             binding = self.info.bindings.get(root)
             if binding is not None and binding.kind == "import" and not (
@@ -545,6 +555,12 @@ class TestModule:
             site = MockSite(patching.kind, call, context, patching.api, patching.name)
             site.hands_patcher = False
             return site
+        return self._site_of_a_helper(call, context, value, helpers, bound, parts)
+
+    def _site_of_a_helper(
+        self, call: ast.Call, context: Context, value: Value, helpers: Helpers, bound: bool, parts: list[str],
+    ) -> MockSite | None:
+        """The mock site of ``call``, whose callee evaluates to ``value``: a helper's, or a declared one's."""
         own = self._own_functions.get(id(value.function)) if value.module == self.info.name else None
         helper = helpers.helper_for(value, own.calls if own is not None else None)
         if helper is not None:

@@ -972,6 +972,7 @@ class _ModuleShape:
         self._classes: dict[str, list[ast.ClassDef]] = {}
         self._withs: list[ast.With | ast.AsyncWith] = []
         self._enclosing: dict[int, FunctionNode] = {}  # id(use) -> the function around it
+        self._nested: set[int] = set()  # ids of the functions defined inside a function
         stack: list[tuple[ast.AST, FunctionNode | None]] = [(tree, None)]
         while stack:
             node, function = stack.pop()
@@ -981,6 +982,8 @@ class _ModuleShape:
                 self.uses.setdefault(node.attr, []).append(node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._functions.setdefault(node.name, []).append(node)
+                if function is not None:
+                    self._nested.add(id(node))
             elif isinstance(node, ast.ClassDef):
                 self._classes.setdefault(node.name, []).append(node)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
@@ -998,8 +1001,8 @@ class _ModuleShape:
         if id(use) in covered:
             return True
         function = self._enclosing.get(id(use))
-        if function is None or depth == 0 or function.name.startswith(TEST_PREFIX):
-            return False
+        if function is None or depth == 0 or (function.name.startswith(TEST_PREFIX) and id(function) not in self._nested):
+            return False  # a test runs when the runner runs it (a closure named ``test`` does not)
         uses = self.uses.get(function.name, [])
         return bool(uses) and all(self.runs_inside(other, covered, depth - 1) for other in uses)
 

@@ -111,3 +111,21 @@ class TestFactoriesOfAFixedPatch(unittest.TestCase):
     def test_this_files_factory(self):
         with patch_gauge_here() as gauge:
             self.assertEqual(gauge.return_value, 3)
+
+
+class TestWithAHelperOfItsOwn(unittest.TestCase):
+    def test_saved_names_captured(self):
+        @contextlib.contextmanager
+        def capturing_saves(target):
+            saved = []
+
+            def record(name, value):
+                saved.append(name)
+
+            with mock.patch.object(target, "save", record):
+                yield saved
+
+        store = Storage()
+        with capturing_saves(store) as saved:  # [first-party-mock]
+            jobs.run(store)
+        self.assertEqual([], saved)

@@ -3,14 +3,17 @@ registered with addCleanup, a cleanup a helper method registers for the test
 calling it, a tear-down putting a list's contents back, and a manager's
 ``__enter__`` helper undone by its ``__exit__``; and a module's attribute put
 back in a ``finally`` block through another spelling of the same module
-(Swift's ``manager.os.environ = {}`` ... ``os.environ = saved``)."""
+(Swift's ``manager.os.environ = {}`` ... ``os.environ = saved``); a helper
+whose every use runs inside a restoring manager, also through a closure or a
+helper method called only there (Swift's ``set_http_connect``)."""
 # pylint: disable=missing-docstring,too-few-public-methods
+import contextlib
 import os
 import sys
 import unittest
 from io import StringIO
 
-from shopfp import lazy  # pylint: disable=import-error
+from shopfp import config, lazy  # pylint: disable=import-error
 
 
 class TestHome(unittest.TestCase):
@@ -96,3 +99,43 @@ class TestEnvironmentThroughAModule(unittest.TestCase):
     def test_swapped_for_good(self):
         lazy.os.environ = {}  # [unrestored-attribute-assignment]
         self.assertEqual(lazy.split("a"), ["a"])
+
+
+@contextlib.contextmanager
+def kept_name():
+    saved = config.NAME
+    try:
+        yield
+    finally:
+        config.NAME = saved
+
+
+def set_name(value):
+    config.NAME = value  # every use runs inside ``with kept_name():``
+
+
+def set_name_for_good(value):
+    config.NAME = value  # [unrestored-attribute-assignment]
+
+
+class TestKeptName(unittest.TestCase):
+    def test_direct(self):
+        with kept_name():
+            set_name("a")
+
+    def test_through_a_closure(self):
+        def test(value):
+            set_name(value)
+
+        with kept_name():
+            test("b")
+
+    def _set(self, value):
+        set_name(value)
+
+    def test_through_a_helper_method(self):
+        with kept_name():
+            self._set("c")
+
+    def test_without_the_manager(self):
+        set_name_for_good("d")
