@@ -531,15 +531,10 @@ class TestModule:
         bound = root in ("self", "cls") and context.class_info is not None
         if root in ("self", "cls") and len(parts) != 2:
             return None  # a method of something the test holds (self.client.get), not a helper of the test
-        nested = context.functions.get(root) if not bound and len(parts) == 1 and context.is_function else None
-        if nested is None and not bound and (
-                root in context.params or root in context.assigns or root in context.stored
-                or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
+        if not bound and (root in context.params or root in context.assigns or root in context.stored
+                          or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
             return None  # a local (a mock, an object the test made) or a builtin
         helpers = self.helpers
-        if nested is not None:  # a helper the test defines for itself (Swift's ``capture_deleted_objects``)
-            local = Value(Kind.FUNCTION, module=self.info.name, qualname=f"{context.qualname}.{root}", function=nested)
-            return self._site_of_a_helper(call, context, local, helpers, bound, parts)
         if not bound and not helpers.declared:
             binding = self.info.bindings.get(root)
             if binding is not None and binding.kind == "import" and not (
