@@ -550,12 +550,6 @@ class TestModule:
             site = MockSite(patching.kind, call, context, patching.api, patching.name)
             site.hands_patcher = False
             return site
-        return self._site_of_a_helper(call, context, value, helpers, bound, parts)
-
-    def _site_of_a_helper(
-        self, call: ast.Call, context: Context, value: Value, helpers: Helpers, bound: bool, parts: list[str],
-    ) -> MockSite | None:
-        """The mock site of ``call``, whose callee evaluates to ``value``: a helper's, or a declared one's."""
         own = self._own_functions.get(id(value.function)) if value.module == self.info.name else None
         helper = helpers.helper_for(value, own.calls if own is not None else None)
         if helper is not None:

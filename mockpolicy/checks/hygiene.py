@@ -1376,21 +1376,16 @@ def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, s
     value = getattr(node, "value", None)
     if not isinstance(node, ast.Assign) or _literal(value) is _NOT_LITERAL:
         return False
-    base = analysis.resolver.evaluate(target.value, scope)
+    resolver = analysis.resolver
+    base = resolver.evaluate(target.value, scope)
+    if base.kind is Kind.EXTERNAL:  # a library's or the standard library's (``logging.logThreads = 1``)
+        resolver = analysis.libraries.resolver
+        base = resolver.resolve_dotted(base.qualname)
     if base.kind is Kind.CLASS and base.cls is not None:
         binding = base.cls.members.get(target.attr)
     elif base.kind is Kind.MODULE:
-        info = analysis.resolver.index.get(base.module)
+        info = resolver.index.get(base.module)
         binding = info.bindings.get(target.attr) if info is not None else None
-    elif base.kind is Kind.EXTERNAL:  # a library's or the standard library's (``logging.logThreads = 1``)
-        outside = analysis.libraries.resolver.resolve_dotted(base.qualname)
-        if outside.kind is Kind.CLASS and outside.cls is not None:
-            binding = outside.cls.members.get(target.attr)
-        elif outside.kind is Kind.MODULE:
-            info = analysis.libraries.resolver.index.get(outside.module)
-            binding = info.bindings.get(target.attr) if info is not None else None
-        else:
-            return False
     else:
         return False
     declared = _literal(binding.value if binding is not None else None)
