@@ -22,6 +22,17 @@ from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, callee_name
 
 _TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 
+_IMPORT_ERROR_CATCHERS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _catches_import_error(caught: ast.expr | None) -> bool:
+    """Whether an ``except`` clause catching ``caught`` catches a failed import."""
+    if caught is None:
+        return True
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any((dotted_parts(name) or [""])[-1] in _IMPORT_ERROR_CATCHERS for name in names)
+
+
 def absolute_import(module: str, is_package: bool, level: int, name: str | None) -> str:
     """The absolute dotted name of a (possibly relative) import in ``module``."""
     if level == 0:
@@ -153,13 +164,33 @@ class _Summarizer:
         elif isinstance(stmt, _TRY_STATEMENTS):
             self._block(stmt.body, table, cls, conditional)
             for handler in stmt.handlers:
-                self._block(handler.body, table, cls, True)
+                self._handler(handler, stmt, table, cls)
             self._block(stmt.orelse, table, cls, conditional)
             self._block(stmt.finalbody, table, cls, conditional)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             self._block(stmt.body, table, cls, conditional)
         if cls is None and not info.has_getattr and _rewrites_namespace(stmt):
             info.has_getattr = True
+
+    def _handler(
+        self, handler: ast.ExceptHandler, guarded: ast.stmt, table: dict[str, Binding], cls: ClassInfo | None
+    ) -> None:
+        """A handler's bindings are conditional: the ``try`` body's stand. When the
+        handler catches a failed import and binds a name the body imported
+        (``except ImportError: name = default``), that binding is the import's
+        fallback, what the name holds when the imported module is absent."""
+        bound: dict[str, Binding] = {}
+        self._block(handler.body, bound, cls, True)
+        catches_import = _catches_import_error(handler.type)
+        for name, binding in bound.items():
+            current = table.get(name)
+            if current is None:
+                table[name] = binding
+            elif (
+                catches_import and current.kind == "import" and current.fallback is None
+                and guarded.lineno <= current.lineno <= (guarded.end_lineno or current.lineno)
+            ):
+                table[name] = dataclasses.replace(current, fallback=binding)
 
     def _assign(
         self, target: ast.expr, value: ast.expr, lineno: int, table: dict[str, Binding], conditional: bool

@@ -151,7 +151,11 @@ class Resolver:
         if binding is None or info is None:
             return None
         if binding.kind == "import":
-            return self.definition(binding.target, depth + 1)
+            found = self.definition(binding.target, depth + 1)
+            if found is None and binding.fallback is not None and self.resolve_dotted(binding.target).kind is Kind.MISSING:
+                return (binding.fallback, info) if binding.fallback.kind != "import" else self.definition(
+                    binding.fallback.target, depth + 1)
+            return found
         return binding, info
 
     def attribute(self, value: Value, name: str) -> Value:
@@ -242,7 +246,10 @@ class Resolver:
         if binding.kind == "class" and binding.cls is not None:
             return Value(Kind.CLASS, module=module, qualname=qualname, cls=binding.cls)
         if binding.kind == "import":
-            return self.resolve_dotted(binding.target)
+            imported = self.resolve_dotted(binding.target)
+            if imported.kind is Kind.MISSING and binding.fallback is not None:  # the module is absent
+                return self._binding(binding.fallback, scope, qualname, owner)
+            return imported
         if binding.kind == "value" and binding.declared is not None:
             return self._evaluate(binding.declared, Scope(scope.module))
         if binding.kind == "value" and binding.value is not None:

@@ -33,6 +33,9 @@ class Binding:
     cls: ClassInfo | None = None
     function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
     declared: ast.expr | None = None  # ``X: Cls = None``: what the name holds once filled in (``Cls()``)
+    # an import in a ``try`` whose ``except ImportError:`` binds the name again:
+    # what the name holds when the imported module is absent
+    fallback: Binding | None = None
 
 
 @dataclass(eq=False)

@@ -114,3 +114,15 @@ def test_an_object_known_only_as_of_its_base_class():
         pass
     with mock.patch.object(Storage, "vacuum", autospec=True):  # [mock-target-not-found]
         pass
+
+
+from shopfp import rendering  # noqa: E402
+
+
+def test_a_name_bound_again_when_an_optional_import_fails():
+    """render_words comes from a module that is absent, so the except ImportError
+    arm binds it: it exists. render_title has no such fallback."""
+    with mock.patch.object(rendering, "render_words", rendering._plain_render):  # the very same function
+        pass
+    with mock.patch("shopfp.rendering.render_title", autospec=True):  # [mock-target-not-found]
+        pass
