@@ -803,13 +803,15 @@ def left_out(real: frozenset[Outcome], given: frozenset[Outcome]) -> list[Outcom
     one of the target's literals stands for the target's 'a value' outcome when
     it has one, and for at most one of its outcomes otherwise; an unconfigured
     MagicMock stands for ``True``, else 'a value', else the target's only result."""
-    covered: set[Outcome] = set()
+    covered: set[Outcome] = set(given & real)
     unmatched = 0
-    for outcome in given:
-        if outcome in real:
-            covered.add(outcome)
-        elif outcome.kind == "raises":
-            matches = [o for o in real if o.kind == "raises" and AN_EXCEPTION in (o.value, outcome.value)]
+    for outcome in sorted(given - real):  # in one order, whatever the hash seed
+        if outcome.kind == "raises":
+            # an exception not known by name stands for one of the target's, one not given by name first
+            matches = sorted(
+                (o for o in real if o.kind == "raises" and AN_EXCEPTION in (o.value, outcome.value)),
+                key=lambda o: (o in covered, o),
+            )
             covered.update(matches[:1])
         elif outcome == MOCK_VALUE and TRUE in real:
             covered.add(TRUE)  # a MagicMock is truthy
