@@ -169,7 +169,7 @@ class Analysis:
                 t for t in site.targets
                 if self.resolver.is_first_party(t.value)
                 and (not project.is_test_code(t.value.module) or project.is_shipped_test_support(t.value.module))
-                and not self._settings_module(t.value)
+                and not self._settings_module(t.value) and not self._a_logger(t.value)
                 and not self._real_swap(site, t) and not self.on_a_mock(site, t)
             ]
         return self.first_party[key]
@@ -197,6 +197,22 @@ class Analysis:
         if set_ups is None:
             set_ups = self._set_ups[id(site.owner)] = set_ups_of(site.owner, self._set_ups_by_parent)
         return any(text in prefixes for set_up in set_ups for _, _, text in self._replaced.get(id(set_up), ()))
+
+    def _a_logger(self, value: Value) -> bool:
+        """Whether ``value`` is a whole logger of a project class deriving from
+        the standard library's (``cast("AppLogger", logging.getLogger("app"))``):
+        a logger, as a stdlib one is; its own methods stay first-party."""
+        if value.kind is not Kind.INSTANCE or value.cls is None:
+            return False
+        resolver = self.resolver
+        for cls in resolver.project_lineage(value.cls):
+            scope = cls.bases_scope or resolver.module_scope(cls.module)
+            if scope is not None and any(
+                (base := resolver.evaluate(expr, scope)).kind is Kind.EXTERNAL and base.qualname.startswith("logging.")
+                for expr in cls.bases
+            ):
+                return True
+        return False
 
     def _settings_module(self, value: Value) -> bool:
         """Whether ``value`` is a module of settings: at least ten plain data

@@ -223,6 +223,7 @@ class _Reading:
     reassigned: set[str]
     aliases: dict[str, str]
     nodes: list[ast.AST]  # of the body, nested definitions not entered
+    spread: dict[int, ast.Call] = field(default_factory=dict)  # calls given a list of parameters, written out
 
 
 # The last names of the calls a helper may patch with (patch, patch.object,
@@ -405,9 +406,12 @@ class Helpers:
             for name, level, dotted in import_bindings(node)
         }
         guarded = _defaulted_when_missing(nodes, changed)
-        for name in guarded:
+        spread, appended_if_given = _spread_lists(nodes, params)
+        for name in guarded | (appended_if_given & defaults.keys()):
             defaults[name] = ast.Name(id=OMITTED, ctx=ast.Load())  # not given: the helper makes its own
-        reading = _Reading(function, module, params, changed - guarded, _aliases(module, local_imports), nodes)
+        reading = _Reading(
+            function, module, params, changed - guarded, _aliases(module, local_imports), nodes, spread,
+        )
         # a method taking nothing but its instance that applies a patch sets the test up (ceilometer's
         # ``self._test_get_samples()``, patching ``IPMISensor`` for the test calling it)
         set_up = set_up or (owner is not None and not params and depth == 0)
@@ -434,15 +438,18 @@ class Helpers:
                 entry = SITE_CALLEES.get(self._callee(node.func, reading) or "")
                 if entry is not None and entry.kind in HELPER_KINDS:
                     made.append((entry, node))
-        parametrized = [(entry, node) for entry, node in made if _from_parameters(entry, node, reading)]
+        parametrized = [
+            (entry, node) for entry, node in made if _from_parameters(entry, reading.spread.get(id(node), node), reading)
+        ]
         if len(parametrized) != 1 and len(made) != 1:
             return None
         entry, call = parametrized[0] if len(parametrized) == 1 else made[0]
+        written = reading.spread.get(id(call), call)
         handed = _handed(reading.nodes, call, entry)
         fixed_counts = handed == "returns" or (set_up and handed == "applies")
-        if handed is None or not (parametrized or (fixed_counts and _fixed_target(entry, call))):
+        if handed is None or not (parametrized or (fixed_counts and _fixed_target(entry, written))):
             return None  # a fixed target counts only in a factory returning the patcher unstarted, or a fixture
-        return entry, _template(call, reading), handed
+        return entry, _template(written, reading), handed
 
     def _wrapped(self, reading: _Reading, owner: ClassInfo | None, depth: int) -> tuple[Callee, ast.Call, Handing] | None:
         """A call of another helper with this one's parameters, handed on."""
@@ -520,6 +527,53 @@ def _defaulted_when_missing(nodes: list[ast.AST], changed: set[str]) -> set[str]
             if not _assigned_by_statement(nodes, node):
                 guarded[node.id] = False
     return {name for name, ok in guarded.items() if ok}
+
+
+def _spread_lists(nodes: list[ast.AST], params: set[str]) -> tuple[dict[int, ast.Call], set[str]]:
+    """The calls given ``*args``, a local list of parameters (``args = [obj,
+    name]``, then ``if new is not SENTINEL: args.append(new)``), written out
+    with the list's items in place (by the original call's id); and the
+    parameters appended only under a test of themselves: left out when the
+    caller does not give them. A list used any other way is not written out."""
+    lists: dict[str, list[ast.expr]] = {}
+    uses: dict[str, int] = {}  # every appearance of each list's name
+    for node in nodes:
+        if isinstance(node, ast.Name):
+            uses[node.id] = uses.get(node.id, 0) + 1
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.List) and all(isinstance(e, ast.Name) and e.id in params for e in node.value.elts):
+            lists.setdefault(node.targets[0].id, list(node.value.elts))
+    if not lists:
+        return {}, set()
+    explained = dict.fromkeys(lists, 1)  # the assignment
+    optional: set[str] = set()
+    guards = {id(statement): guard for guard in nodes if isinstance(guard, ast.If) for statement in guard.body}
+    for node in nodes:
+        call = node.value if isinstance(node, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
+                and isinstance(call.func.value, ast.Name) and call.func.value.id in lists):
+            continue
+        name, item = call.func.value.id, call.args[0] if len(call.args) == 1 and not call.keywords else None
+        if not isinstance(item, ast.Name) or item.id not in params:
+            continue
+        guard = guards.get(id(node))
+        if guard is not None and item.id not in {n.id for n in ast.walk(guard.test) if isinstance(n, ast.Name)}:
+            continue  # appended under some other condition: what the call gets is not known
+        lists[name].append(item)
+        explained[name] += 1
+        if guard is not None:
+            optional.add(item.id)
+    spread: dict[int, ast.Call] = {}
+    for node in nodes:
+        if not isinstance(node, ast.Call) or callee_name(node) not in PATCHING_NAMES or not node.args:
+            continue
+        last = node.args[-1]
+        if isinstance(last, ast.Starred) and isinstance(last.value, ast.Name) and last.value.id in lists \
+                and not any(isinstance(a, ast.Starred) for a in node.args[:-1]):
+            name = last.value.id
+            if uses.get(name, 0) == explained[name] + 1:  # nothing else reads or changes the list
+                spread[id(node)] = ast.Call(func=node.func, args=[*node.args[:-1], *lists[name]], keywords=node.keywords)
+    return spread, optional
 
 
 def _tests_missing(test: ast.expr) -> str | None:

@@ -160,8 +160,11 @@ def partial_sites(analysis: Analysis, blocks: list[Block]) -> Iterator[PartialSi
         dotted = frozenset({target.text, target.value.qualname, function.qualname})
         if id(site.owner) not in reaches:
             reaches[id(site.owner)] = reach_of(analysis, site.owner, words)
-        replaced = frozenset(
-            other.qualname for owner_site, other in mocked if owner_site.owner is site.owner and owner_site is not site
+        unit = _unit(site.owner)
+        set_ups = {id(child) for child in unit.children if child.name in SETUP_NAMES} if unit is not site.owner else set()
+        replaced = frozenset(  # by the test itself, or for every test of its class by the class's set-up
+            other.qualname for owner_site, other in mocked
+            if (owner_site.owner is site.owner or id(owner_site.owner) in set_ups) and owner_site is not site
         )
         others = frozenset(answers.raised_by_test.get(id(site.owner), set()) - given)
         name = function.qualname.rpartition(".")[2]
@@ -592,7 +595,9 @@ def _configurations(analysis: Analysis) -> dict[int, Configuration]:
                 continue
             for target in statement.targets:
                 if isinstance(target, ast.Attribute) and target.attr in BEHAVIOUR_ATTRIBUTES:
-                    value = _single_value(context, statement.value) if target.attr != RETURN_VALUE else statement.value
+                    value = _single_value(context, statement.value)
+                    if target.attr == RETURN_VALUE and not isinstance(value, ast.Constant):
+                        value = statement.value  # a local holding an object: the object, whatever it becomes
                     for site in _sites_named(analysis, context, target.value):
                         _add(found.setdefault(id(site), Configuration()), target.attr, value)
         for call in context.calls:

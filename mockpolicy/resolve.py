@@ -651,6 +651,20 @@ class Resolver:
         found = {default for info in modules for default in _declared_defaults(info, name)}
         return found.pop() if len(found) == 1 else None
 
+    def _cast(self, declared: ast.expr, value: ast.expr, scope: Scope) -> Value:
+        """``typing.cast(C, value)``: an instance of the project class ``C`` (also
+        spelt ``"C"``) as declared (nox's logger, made by a logger class set
+        with ``logging.setLoggerClass``), else what ``value`` is."""
+        if isinstance(declared, ast.Constant) and isinstance(declared.value, str):
+            try:
+                declared = ast.parse(declared.value.strip(), mode="eval").body
+            except SyntaxError:
+                return self._evaluate(value, scope)
+        cls = self._evaluate(declared, scope)
+        if cls.kind is Kind.CLASS and cls.cls is not None:
+            return Value(Kind.INSTANCE, module=cls.module, qualname=f"{cls.qualname}()", cls=cls.cls)
+        return self._evaluate(value, scope)
+
     def _call_result(self, expr: ast.Call, scope: Scope) -> Value:
         if isinstance(expr.func, ast.BinOp) and isinstance(expr.func.op, ast.BitOr):
             return self._union_instance(expr.func, scope)
@@ -676,6 +690,8 @@ class Resolver:
         if func.kind is Kind.EXTERNAL:
             if func.qualname in ("builtins.type", "collections.namedtuple", "typing.NamedTuple"):
                 return UNKNOWN
+            if func.qualname == "typing.cast" and len(expr.args) == 2:
+                return self._cast(expr.args[0], expr.args[1], scope)
             if func.qualname in SEE_THROUGH_WRAPPERS and expr.args:
                 wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through these
                 if wrapped.kind is Kind.FUNCTION:

@@ -100,13 +100,15 @@ def arm_shows(function: FunctionNode, body: Sequence[ast.stmt]) -> frozenset[str
 
 
 def _passed_through(function: FunctionNode, body: Sequence[ast.stmt], inside: list[ast.AST]) -> set[str]:
-    """For a handler ``body`` that re-raises (a bare ``raise``) what its own
-    ``try`` raises: the names it catches that the ``try`` raises itself. Such
-    an exception passes through the handler on its way out, so a test
-    expecting it from the caller may have seen the handler run
-    (ironic-python-agent's ``create_config_drive_partition`` raising
-    ``DeploymentError`` in its own ``try``, cleaning up in the handler and
-    raising it again), even if another arm raises the name too."""
+    """For a handler ``body`` that re-raises (a bare ``raise``) what it catches:
+    the names it catches that its ``try`` raises itself, or that no ``raise``
+    of the function outside that ``try`` names. Such an exception passes
+    through the handler on its way out, so a test expecting it from the caller
+    may have seen the handler run (ironic-python-agent's
+    ``create_config_drive_partition`` raising ``DeploymentError`` in its own
+    ``try``, cleaning up in the handler and raising it again, even if another
+    arm raises the name too; nox's ``run`` logging a ``KeyboardInterrupt`` that
+    ``popen`` raised in its ``try`` and raising it again)."""
     if not any(isinstance(node, ast.Raise) and node.exc is None for node in inside):
         return set()
     for node in walk(ast.Module(body=list(function.body), type_ignores=[])):
@@ -117,10 +119,14 @@ def _passed_through(function: FunctionNode, body: Sequence[ast.stmt], inside: li
             continue
         types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         caught = {callee_name(t) for t in types} - {""}
-        return {
-            callee_name(inner.exc) for statement in node.body for inner in walk(statement)
-            if isinstance(inner, ast.Raise) and inner.exc is not None and callee_name(inner.exc) in caught
-        }
+        in_try = {id(inner) for statement in node.body for inner in walk(statement)}
+        raised_in_try: set[str] = set()
+        raised_elsewhere: set[str] = set()
+        for statement in function.body:
+            for inner in walk(statement):
+                if isinstance(inner, ast.Raise) and inner.exc is not None:
+                    (raised_in_try if id(inner) in in_try else raised_elsewhere).add(callee_name(inner.exc))
+        return caught & raised_in_try | caught - raised_elsewhere
     return set()
 
 
@@ -1379,6 +1385,8 @@ def _handlers(
             continue  # the mock's own exception (or another mock's) takes this handler already
         if nearby and _taken_nearby(analysis, caller, call, handler, nearby):
             continue
+        if _answer_may_raise_into(caller, call, handler):
+            continue
         names = [ast.unparse(handler.type)] if handler.type is not None else []
         derived = [item for item, verdict in _relations(analysis, caller, handler, exception, function.module) if verdict]
         names[:0] = [callee_name(derived[0])] if derived else []
@@ -1395,6 +1403,52 @@ def _handlers(
                 ).items():
                     found.setdefault(arm, where)
     return found
+
+
+# What reading a value of the wrong shape raises: unpacking it, converting it,
+# indexing it, or reading an attribute it lacks.
+_UNPACKING_ERRORS = frozenset({"ValueError", "TypeError"})
+_INDEXING_ERRORS = frozenset({"KeyError", "IndexError", "LookupError", "TypeError"})
+_CONVERTING_CALLS = frozenset({"int", "float", "complex", "Decimal", "UUID", "loads", "fromisoformat", "strptime"})
+
+
+def _answer_may_raise_into(caller: Caller, call: ast.Call, handler: ast.ExceptHandler) -> bool:
+    """Whether ``handler`` catches, by name, a builtin error that its ``try``
+    raises on the call's answer itself: unpacking it (``major, minor =
+    out.split()``), converting it (``int(out)``), indexing it or reading its
+    attributes. Then the mock's own answer may take the handler (nox's fake
+    ``subprocess.run`` giving ``stdout=""``), and which answers do cannot be
+    told statically."""
+    caught = set(_caught_names(handler)) & (_UNPACKING_ERRORS | _INDEXING_ERRORS | {"AttributeError"})
+    owner = next((statement for statement in caller.tries.get(id(call), ()) if handler in statement.handlers), None)
+    if not caught or owner is None:
+        return False
+    nodes = [node for statement in owner.body for node in ast.walk(statement)]
+    derived: set[str] = set()
+    call_id = id(call)
+
+    def reads_answer(expr: ast.AST) -> bool:
+        return any(id(node) == call_id or (isinstance(node, ast.Name) and node.id in derived) for node in ast.walk(expr))
+
+    for _ in range(2):  # the answer, and what is computed from it
+        for node in nodes:
+            if isinstance(node, ast.Assign) and reads_answer(node.value):
+                derived.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    raised: set[str] = set()
+    for node in nodes:
+        if isinstance(node, (ast.Assign, ast.For)) and reads_answer(node.value if isinstance(node, ast.Assign) else node.iter):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(target, (ast.Tuple, ast.List)) for target in targets):
+                raised |= _UNPACKING_ERRORS
+        elif isinstance(node, ast.Call) and callee_name(node.func) in _CONVERTING_CALLS and any(
+            reads_answer(argument) for argument in node.args
+        ):
+            raised |= _UNPACKING_ERRORS
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and reads_answer(node.value):
+            raised |= _INDEXING_ERRORS
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in derived:
+            raised.add("AttributeError")
+    return bool(caught & raised)
 
 
 def _taken_nearby(

@@ -150,3 +150,13 @@ class TestBackendProxy:
 
     def test_two_backends_say_nothing(self, mocker):
         mocker.patch.object(db_api.TWO, "get_order", autospec=True)
+
+
+from shopfp import logs  # noqa: E402
+
+
+def test_what_a_cast_declares(mocker):
+    """``cast("ShopLogger", getLogger(...))`` declares the logger a ShopLogger."""
+    mocker.patch.object(logs.LOG, "success", autospec=True)  # [first-party-mock]
+    mocker.patch.object(logs.PLAIN, "info", autospec=True)
+    mocker.patch("shopfp.logs.LOG", autospec=True)  # the whole logger, as a stdlib one is not reported

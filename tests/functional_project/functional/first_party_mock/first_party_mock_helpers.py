@@ -129,3 +129,24 @@ class TestWithAHelperOfItsOwn(unittest.TestCase):
         with capturing_saves(store) as saved:  # a helper the test defines: not followed (a known limit)
             jobs.run(store)
         self.assertEqual([], saved)
+
+
+class ListArgumentsBase(unittest.TestCase):
+    SENTINEL = object()
+
+    def mock_object(self, obj, attr_name, new_attr=SENTINEL, **kwargs):
+        """The patch's arguments go through a list; the replacement only when given."""
+        args = [obj, attr_name]
+        if new_attr is not self.SENTINEL:
+            args.append(new_attr)
+        patcher = mock.patch.object(*args, **kwargs)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+
+class TestHelperWithAListOfArguments(ListArgumentsBase):
+    def test_mock_the_patch_makes(self):
+        self.mock_object(Storage, "save", autospec=True)  # [first-party-mock]
+
+    def test_replacement_given(self):
+        self.mock_object(jobs, "run", lambda order_id: 0)  # [first-party-mock]
