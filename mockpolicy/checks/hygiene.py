@@ -591,7 +591,7 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue
                 if _state_reset_by_autouse(analysis, target, scope) or _module_globals_put_back(analysis, target, scope):
                     continue
-                restored = _restored_later(context, node, target)
+                restored = _restored_later(analysis, context, node, target, scope)
                 if restored is not None:
                     message = (
                         f"'{text}' is put back on line {restored} only if the test passes: a failure before "
@@ -1084,16 +1084,20 @@ def _puts_back(context: Context, node: ast.AST, target: ast.Attribute, changed_o
     )
 
 
-def _restored_later(context: Context, node: ast.AST, target: ast.Attribute) -> int | None:
+def _restored_later(
+    analysis: Analysis, context: Context, node: ast.AST, target: ast.Attribute, scope: Scope,
+) -> int | None:
     """The line of a plain ``mod.x = saved`` (saved before the change) after
-    ``node`` in the same test, or of ``setattr(mod, "x", saved)``; None if none."""
+    ``node`` in the same test, of ``setattr(mod, "x", saved)``, or of a plain
+    assignment of the value the module declares (``pyinfra.is_cli = False``
+    after ``= True``); None if none."""
     text, line = ast.unparse(target), getattr(node, "lineno", 0)
     base, attribute = ast.unparse(target.value), target.attr
     for statement in context.statements:
         if statement.lineno <= line:
             continue
         if isinstance(statement, ast.Assign) and any(ast.unparse(t) == text for t in statement.targets):
-            if _puts_back(context, statement, target, line):
+            if _puts_back(context, statement, target, line) or _changes_nothing(analysis, statement, target, scope):
                 return statement.lineno
     for call in context.calls:
         if call.lineno > line and callee_name(call) == "setattr" and len(call.args) == 3:

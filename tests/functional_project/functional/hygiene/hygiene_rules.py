@@ -244,3 +244,9 @@ def test_a_callbacks_own_parameter_is_not_the_module():
         config.NAME = "handled"
 
     handler(None, type("Reply", (), {})())
+
+
+def test_set_back_to_what_the_module_declares():
+    config.DEBUG = True  # [unrestored-attribute-assignment]
+    jobs.run("a")
+    config.DEBUG = False  # config.py says DEBUG = False: put back, but only if the test gets here
