@@ -31,6 +31,9 @@ from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
 from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, callee_name, is_fixture
 
+# What a project's logger class derives from (``logging.getLoggerClass()`` as a base too).
+_LOGGER_CLASSES = frozenset({"logging.Logger", "logging.RootLogger", "logging.LoggerAdapter", "logging.getLoggerClass()"})
+
 
 class Memo:
     """What an engine remembers across files: source lines and outcomes of the
@@ -208,7 +211,7 @@ class Analysis:
         for cls in resolver.project_lineage(value.cls):
             scope = cls.bases_scope or resolver.module_scope(cls.module)
             if scope is not None and any(
-                (base := resolver.evaluate(expr, scope)).kind is Kind.EXTERNAL and base.qualname.startswith("logging.")
+                (base := resolver.evaluate(expr, scope)).kind is Kind.EXTERNAL and base.qualname in _LOGGER_CLASSES
                 for expr in cls.bases
             ):
                 return True

@@ -406,7 +406,7 @@ class Helpers:
             for name, level, dotted in import_bindings(node)
         }
         guarded = _defaulted_when_missing(nodes, changed)
-        spread, appended_if_given = _spread_lists(nodes, params)
+        spread, appended_if_given = _spread_lists(function.body, nodes, params)
         for name in guarded | (appended_if_given & defaults.keys()):
             defaults[name] = ast.Name(id=OMITTED, ctx=ast.Load())  # not given: the helper makes its own
         reading = _Reading(
@@ -529,12 +529,17 @@ def _defaulted_when_missing(nodes: list[ast.AST], changed: set[str]) -> set[str]
     return {name for name, ok in guarded.items() if ok}
 
 
-def _spread_lists(nodes: list[ast.AST], params: set[str]) -> tuple[dict[int, ast.Call], set[str]]:
+def _spread_lists(
+    body: list[ast.stmt], nodes: list[ast.AST], params: set[str],
+) -> tuple[dict[int, ast.Call], set[str]]:
     """The calls given ``*args``, a local list of parameters (``args = [obj,
     name]``, then ``if new is not SENTINEL: args.append(new)``), written out
     with the list's items in place (by the original call's id); and the
     parameters appended only under a test of themselves: left out when the
-    caller does not give them. A list used any other way is not written out."""
+    caller does not give them. ``body`` is the helper's own statements,
+    ``nodes`` all of its nodes. Only appends in the body itself count, or in
+    the body of an ``if`` there testing the item; nothing after such an item
+    (its position would shift). A list used any other way is not written out."""
     lists: dict[str, list[ast.expr]] = {}
     uses: dict[str, int] = {}  # every appearance of each list's name
     for node in nodes:
@@ -547,22 +552,28 @@ def _spread_lists(nodes: list[ast.AST], params: set[str]) -> tuple[dict[int, ast
         return {}, set()
     explained = dict.fromkeys(lists, 1)  # the assignment
     optional: set[str] = set()
-    guards = {id(statement): guard for guard in nodes if isinstance(guard, ast.If) for statement in guard.body}
+    guarded_last: dict[str, bool] = {}  # an item appended under a test of itself came last so far
+    top = {id(statement) for statement in body}
+    guards = {id(statement): guard for guard in nodes if isinstance(guard, ast.If) and id(guard) in top
+              for statement in guard.body}
     for node in nodes:
         call = node.value if isinstance(node, ast.Expr) else None
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
                 and isinstance(call.func.value, ast.Name) and call.func.value.id in lists):
             continue
         name, item = call.func.value.id, call.args[0] if len(call.args) == 1 and not call.keywords else None
-        if not isinstance(item, ast.Name) or item.id not in params:
-            continue
+        if not isinstance(item, ast.Name) or item.id not in params or guarded_last.get(name):
+            continue  # not a parameter, or after an item that may be left out: the positions are not known
         guard = guards.get(id(node))
+        if guard is None and id(node) not in top:
+            continue  # appended in some other block (an ``else``, a loop): what the call gets is not known
         if guard is not None and item.id not in {n.id for n in ast.walk(guard.test) if isinstance(n, ast.Name)}:
-            continue  # appended under some other condition: what the call gets is not known
+            continue  # appended under some other condition
         lists[name].append(item)
         explained[name] += 1
         if guard is not None:
             optional.add(item.id)
+            guarded_last[name] = True
     spread: dict[int, ast.Call] = {}
     for node in nodes:
         if not isinstance(node, ast.Call) or callee_name(node) not in PATCHING_NAMES or not node.args:

@@ -54,6 +54,7 @@ class _Summarizer:
     def __init__(self, info: ModuleInfo) -> None:
         self.info = info
         self._typing_only = 0  # inside ``if TYPE_CHECKING:``: names for annotations, absent at run time
+        self._in_branch = 0  # inside an ``if`` body
 
     def run(self, tree: ast.Module) -> ModuleInfo:
         self._block(tree.body, self.info.bindings, None, conditional=False)
@@ -92,6 +93,9 @@ class _Summarizer:
     def _bind(self, table: dict[str, Binding], name: str, binding: Binding, conditional: bool) -> None:
         if conditional and name in table:
             return
+        if self._in_branch and name in table and binding.kind == "value" and binding.declared is None \
+                and is_none(binding.value):
+            return  # ``if not have_paramiko: Client = None``: the placeholder of a branch that skips its tests
         table[name] = binding
 
     def _block(
@@ -158,7 +162,9 @@ class _Summarizer:
         elif isinstance(stmt, ast.If):
             typing_only = _is_type_checking(stmt.test)
             self._typing_only += typing_only
+            self._in_branch += 1
             self._block(stmt.body, table, cls, conditional)
+            self._in_branch -= 1
             self._typing_only -= typing_only
             self._block(stmt.orelse, table, cls, True)
         elif isinstance(stmt, _TRY_STATEMENTS):

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mockpolicy.analysis import Analysis
-from mockpolicy.functions import FunctionNode
+from mockpolicy.functions import FunctionNode, walk
 from mockpolicy.outcomes import (
     AN_EXCEPTION,
     MOCK_VALUE,
@@ -596,7 +596,9 @@ def _configurations(analysis: Analysis) -> dict[int, Configuration]:
             for target in statement.targets:
                 if isinstance(target, ast.Attribute) and target.attr in BEHAVIOUR_ATTRIBUTES:
                     value = _single_value(context, statement.value)
-                    if target.attr == RETURN_VALUE and not isinstance(value, ast.Constant):
+                    if target.attr == RETURN_VALUE and not (
+                        isinstance(value, ast.Constant) and _stored_once(context, statement.value)
+                    ):
                         value = statement.value  # a local holding an object: the object, whatever it becomes
                     for site in _sites_named(analysis, context, target.value):
                         _add(found.setdefault(id(site), Configuration()), target.attr, value)
@@ -639,6 +641,18 @@ def _configured_on_class_mocks(analysis: Analysis) -> set[tuple[int, str, str]]:
 def _never_configured(site: MockSite, configuration: Configuration | None) -> bool:
     """A spec'd double nobody configures: it may never be called, it gives nothing."""
     return site.spec_only and (configuration is None or not (configuration.returns or configuration.side_effects))
+
+
+def _stored_once(context: Context, value: ast.expr) -> bool:
+    """Whether ``value`` is a name that ``context`` binds once, by any form of
+    binding (``=``, ``+=``, ``for``, ``with ... as``, ``:=``)."""
+    if not isinstance(value, ast.Name):
+        return False
+    stores = sum(
+        1 for node in walk(context.node)
+        if isinstance(node, ast.Name) and node.id == value.id and isinstance(node.ctx, ast.Store)
+    )
+    return stores == 1
 
 
 def _single_value(context: Context, value: ast.expr) -> ast.expr:

@@ -652,18 +652,24 @@ class Resolver:
         return found.pop() if len(found) == 1 else None
 
     def _cast(self, declared: ast.expr, value: ast.expr, scope: Scope) -> Value:
-        """``typing.cast(C, value)``: an instance of the project class ``C`` (also
-        spelt ``"C"``) as declared (nox's logger, made by a logger class set
-        with ``logging.setLoggerClass``), else what ``value`` is."""
+        """``typing.cast(C, value)``: what ``value`` is when that is an instance of
+        the project's class ``C`` (also spelt ``"C"``) or of a subclass of it,
+        else an instance of ``C`` as declared (nox's logger, made by a logger
+        class set with ``logging.setLoggerClass``), else what ``value`` is."""
+        made = self._evaluate(value, scope)
         if isinstance(declared, ast.Constant) and isinstance(declared.value, str):
             try:
                 declared = ast.parse(declared.value.strip(), mode="eval").body
-            except SyntaxError:
-                return self._evaluate(value, scope)
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                return made
         cls = self._evaluate(declared, scope)
-        if cls.kind is Kind.CLASS and cls.cls is not None:
-            return Value(Kind.INSTANCE, module=cls.module, qualname=f"{cls.qualname}()", cls=cls.cls)
-        return self._evaluate(value, scope)
+        if cls.kind is not Kind.CLASS or cls.cls is None:
+            return made
+        if made.kind is Kind.INSTANCE and made.cls is not None and any(
+            known is cls.cls for known in self.project_lineage(made.cls)
+        ):
+            return made
+        return Value(Kind.INSTANCE, module=cls.module, qualname=f"{cls.qualname}()", cls=cls.cls)
 
     def _call_result(self, expr: ast.Call, scope: Scope) -> Value:
         if isinstance(expr.func, ast.BinOp) and isinstance(expr.func.op, ast.BitOr):

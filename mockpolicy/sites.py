@@ -991,9 +991,20 @@ def never_installed(site: MockSite) -> bool:
     defined = {context.name for context in (owner.parent or owner).children} | {
         node.name for node in walk(owner.node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
+    in_class = isinstance(owner.node, ast.ClassDef)
+    if isinstance(owner.node, ast.ClassDef) and any(
+        dotted_parts(base) not in (["object"], ["unittest", "TestCase"], ["TestCase"]) for base in owner.node.bases
+    ):
+        return False  # a class attribute a base class may start (libcloud's ``GoogleTestCase.setUpClass``)
     for node in walk(owner.node):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
             return False  # p.start(), p.stop, p.new...: used as a patcher
+        if in_class and isinstance(node, ast.Attribute) and node.attr in names:
+            return False  # a class attribute read through the class or an instance (``cls.p.start()``)
+        if in_class and isinstance(node, ast.Call) and callee_name(node) == "getattr" and len(node.args) >= 2 and not (
+            isinstance(node.args[1], ast.Constant) and node.args[1].value not in names
+        ):
+            return False  # ``getattr(cls, name).start()`` over the class's patchers, found by name
         if isinstance(node, ast.withitem) and any(
             isinstance(name, ast.Name) and name.id in names for name in ast.walk(node.context_expr)
         ):

@@ -18,7 +18,7 @@ from pathlib import Path
 from mockpolicy.analysis import Analysis, Family, set_ups_of
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import is_autouse
-from mockpolicy.functions import FunctionNode, dotted_parts
+from mockpolicy.functions import FunctionNode, dotted_parts, walk
 from mockpolicy.project import resolved
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
@@ -542,6 +542,11 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             shared, target = _classify(analysis, node, scope)
             if shared is not None and _through_a_reassigned_attribute(analysis, context, node):
                 continue  # ``tools.os.environ`` after the fixture set ``tools.os = MagicMock(...)``
+            if shared is not None and (
+                _clears_before_each_test(context, node) or _owned_by_monkeypatch(context, node)
+                or _unimports_its_own_import(context, node)
+            ):
+                continue
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
                     continue
@@ -1499,6 +1504,127 @@ def _cleanup_on_same_module(target: ast.Attribute, visible: Cleanup) -> bool:
     return root is not None and any((dotted_parts(expr) or [""])[0] == root for expr in visible.registered)
 
 
+def _clears_before_each_test(context: Context, node: ast.AST) -> bool:
+    """Whether ``node`` removes a key (``del os.environ["K"]``, ``.pop("K")``) in
+    the set-up of a test class, or in a method only its set-up calls, that
+    another method of the class sets: it takes back, before each test, what
+    the class's tests set (libcloud's ``_reset_environ``)."""
+    removed = _removed_key(node)
+    cls = context.parent
+    if removed is None or cls is None or not isinstance(cls.node, ast.ClassDef):
+        return False
+    container, key = removed
+    methods = [child for child in cls.children if child.is_function]
+    set_ups = [method for method in methods if method.name in SETUP_NAMES]
+    if context not in set_ups:
+        callers = [method for method in methods if any(
+            isinstance(call.func, ast.Attribute) and call.func.attr == context.name for call in method.calls
+        )]
+        if not callers or any(caller not in set_ups for caller in callers):
+            return False
+    return any(
+        isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value == key
+        and ast.unparse(target.value) == container
+        for method in methods if method is not context
+        for statement in method.statements if isinstance(statement, ast.Assign) for target in statement.targets
+    )
+
+
+_MONKEYPATCH_KEYED = frozenset({"setitem", "delitem"})
+_MONKEYPATCH_ENV = frozenset({"setenv", "delenv"})
+
+
+def _owned_by_monkeypatch(context: Context, node: ast.AST) -> bool:
+    """Whether ``node`` changes a key that the test (``context`` or the test it is
+    nested in) set or removed with ``monkeypatch.setitem/delitem`` or
+    ``setenv/delenv`` on an earlier line: monkeypatch puts the key back at
+    tear-down, whatever happened to it meanwhile (IPython's fake ``reload`` deleting the module the
+    test had set in ``sys.modules``)."""
+    changed = _changed_key(node)
+    if changed is None:
+        return False
+    container, key = changed
+    outer = context
+    while outer.parent is not None and outer.parent.is_function:
+        outer = outer.parent
+    for call in walk(outer.node):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            continue
+        name = call.func.attr
+        if name in _MONKEYPATCH_KEYED and len(call.args) >= 2:
+            owned = ast.unparse(call.args[0]), ast.unparse(call.args[1])
+        elif name in _MONKEYPATCH_ENV and call.args and container.endswith("environ"):
+            owned = container, ast.unparse(call.args[0])
+        else:
+            continue
+        if owned == (container, key) and "monkeypatch" in ast.unparse(call.func.value) \
+                and call.lineno < getattr(node, "lineno", 0):
+            return True  # monkeypatch saw the value before this change: it puts that one back
+    return False
+
+
+def _changed_key(node: ast.AST) -> tuple[str, str] | None:
+    """The container and key (both as written) that ``m[k] = v``, ``del m[k]``
+    or ``m.pop(k)`` changes; None for anything else."""
+    if isinstance(node, (ast.Assign, ast.Delete)) and len(node.targets) == 1 \
+            and isinstance(node.targets[0], ast.Subscript):
+        return ast.unparse(node.targets[0].value), ast.unparse(node.targets[0].slice)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" and node.args:
+        return ast.unparse(node.func.value), ast.unparse(node.args[0])
+    return None
+
+
+def _unimports_its_own_import(context: Context, node: ast.AST) -> bool:
+    """Whether ``node`` deletes from ``sys.modules`` only modules the test
+    itself imported (``import dmain`` in its body): by the module's name, or
+    by a loop over ``sys.modules`` that picks names equal to, or starting
+    with, such names (IPython's ``test_deepreload``). It takes back what the
+    test's own import added."""
+    changed = _changed_key(node)
+    if changed is None or not changed[0].endswith("modules"):
+        return False
+    if isinstance(node, ast.Delete) and isinstance(node.targets[0], ast.Subscript):
+        key = node.targets[0].slice
+    elif isinstance(node, ast.Call) and node.args:
+        key = node.args[0]
+    else:
+        return False
+    imported = {
+        alias.name for inner in walk(context.node) if isinstance(inner, ast.Import) for alias in inner.names
+    } | {inner.module for inner in walk(context.node) if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level}
+    if not imported:
+        return False
+    if isinstance(key, ast.Constant):
+        return key.value in imported
+    if not isinstance(key, ast.Name):
+        return False
+    for loop in walk(context.node):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and loop.target.id == key.id
+                and "modules" in ast.unparse(loop.iter) and any(node is inner for inner in walk(loop))):
+            continue
+        picked = [
+            constant.value for guard in walk(loop) if isinstance(guard, ast.If)
+            and key.id in {n.id for n in ast.walk(guard.test) if isinstance(n, ast.Name)}
+            for constant in ast.walk(guard.test) if isinstance(constant, ast.Constant) and isinstance(constant.value, str)
+        ]
+        return bool(picked) and all(any(name == p or name.startswith(p) for name in imported) for p in picked)
+    return False
+
+
+def _removed_key(node: ast.AST) -> tuple[str, str] | None:
+    """The container (as written) and constant key that ``del m["K"]`` or
+    ``m.pop("K", ...)`` removes; None for anything else."""
+    if isinstance(node, ast.Delete) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+        container, key = node.targets[0].value, node.targets[0].slice
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" and node.args:
+        container, key = node.func.value, node.args[0]
+    else:
+        return None
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return ast.unparse(container), key.value
+    return None
+
+
 def _mutations(context: Context) -> Iterator[ast.AST]:
     for statement in context.statements:
         if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete)):
@@ -1787,7 +1913,7 @@ def _restores_attribute(
     for region in [*visible.nodes, *visible.registered, *_managers_cleanup(analysis, visible, scope, node)]:
         for child in ast.walk(region):
             if isinstance(child, (ast.Assign, ast.AugAssign, ast.Delete)):  # put back, or an added name taken away
-                targets = child.targets if isinstance(child, (ast.Assign, ast.Delete)) else [child.target]
+                targets = _unpacked(child.targets if isinstance(child, (ast.Assign, ast.Delete)) else [child.target])
                 if any(ast.unparse(t) == text or _whole_slice_of(t, text) for t in targets):
                     return True
                 if any(isinstance(t, ast.Attribute) and t.attr == attribute
@@ -1804,6 +1930,22 @@ def _restores_attribute(
                     and _same_module(analysis, child.args[0], target.value, scope):
                 return True  # reloading the module runs its body again: every name it binds is put back
     return False
+
+
+def _unpacked(targets: list[ast.expr]) -> list[ast.expr]:
+    """``targets`` with tuple and list targets opened up: ``(mod.a, mod.b) =
+    saved`` assigns ``mod.a`` and ``mod.b`` (IPython's ``environment`` fixture)."""
+    found: list[ast.expr] = []
+    pending = list(targets)
+    while pending:
+        target = pending.pop()
+        if isinstance(target, (ast.Tuple, ast.List)):
+            pending.extend(target.elts)
+        elif isinstance(target, ast.Starred):
+            pending.append(target.value)
+        else:
+            found.append(target)
+    return found
 
 
 def _whole_slice_of(target: ast.expr, text: str) -> bool:

@@ -24,3 +24,44 @@ class TestDriver(unittest.TestCase):
     def test_not_in_scope_in_the_body(self):
         with mock.patch.object(self.STORE, "load", autospec=True):  # [first-party-mock]
             pass
+
+
+class PatchersByNameBase(unittest.TestCase):
+    """Patchers kept as class attributes, started by name in ``setUpClass``."""
+
+    PATCHER_SUFFIX = "_patcher"
+    run_patcher = mock.patch("shopfp.jobs.run", autospec=True)  # [first-party-mock]
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        for name in [a for a in dir(cls) if a.endswith(cls.PATCHER_SUFFIX)]:
+            getattr(cls, name).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        for name in [a for a in dir(cls) if a.endswith(cls.PATCHER_SUFFIX)]:
+            getattr(cls, name).stop()
+
+
+class TestPatchersOfASubclass(PatchersByNameBase):
+    helper_patcher = mock.patch("shopfp.jobs.helper", autospec=True)  # [first-party-mock]
+
+
+class TestPatcherNothingStarts(unittest.TestCase):
+    unused_patcher = mock.patch("shopfp.jobs.helper", autospec=True)  # never started: replaces nothing
+
+    def test_runs(self):
+        self.assertTrue(self.id())
+
+
+HAVE_STORAGE = True
+if not HAVE_STORAGE:
+    storage = None  # the tests below are skipped then: the placeholder hides nothing they patch
+
+
+class TestPlaceholderOfASkippedBranch(unittest.TestCase):
+    @mock.patch.object(storage.Storage, "load", autospec=True)  # [first-party-mock]
+    def test_load(self, load):
+        self.assertIs(storage.Storage.load, load)

@@ -160,3 +160,11 @@ def test_what_a_cast_declares(mocker):
     mocker.patch.object(logs.LOG, "success", autospec=True)  # [first-party-mock]
     mocker.patch.object(logs.PLAIN, "info", autospec=True)
     mocker.patch("shopfp.logs.LOG", autospec=True)  # the whole logger, as a stdlib one is not reported
+
+
+def test_a_handler_is_no_logger(mocker):
+    mocker.patch("shopfp.logs.AUDIT", autospec=True)  # [first-party-mock]
+
+
+def test_a_cast_to_the_base_of_what_is_made(mocker):
+    mocker.patch.object(logs.STORE, "vacuum", autospec=True)  # [first-party-mock]

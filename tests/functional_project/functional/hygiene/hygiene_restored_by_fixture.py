@@ -44,3 +44,16 @@ def test_the_mocker_fixture_puts_sys_modules_back(fake_backend):
 
 def test_without_the_fixture():
     sys.modules["fakebackend.qt"] = None  # [unrestored-sys-modules-mutation]
+
+
+@pytest.fixture
+def saved_config():
+    saved = (config.TIMEOUTS, config.HOOKS)
+    yield
+    (config.TIMEOUTS, config.HOOKS) = saved  # one tuple assignment puts both back
+
+
+@pytest.mark.usefixtures("saved_config")
+def test_put_back_by_a_tuple_assignment():
+    config.TIMEOUTS = (0, 0)
+    config.HOOKS = ["hook"]

@@ -250,3 +250,40 @@ def test_set_back_to_what_the_module_declares():
     config.DEBUG = True  # [unrestored-attribute-assignment]
     jobs.run("a")
     config.DEBUG = False  # config.py says DEBUG = False: put back, but only if the test gets here
+
+
+class TestClearedBeforeEachTest(unittest.TestCase):
+    def setUp(self):
+        self._clear_environ()
+
+    def test_sets_it(self):
+        os.environ["SHOP_PRETTY"] = "1"  # [unrestored-environ-mutation]
+
+    def _clear_environ(self):
+        if "SHOP_PRETTY" in os.environ:
+            del os.environ["SHOP_PRETTY"]  # takes back, before each test, what the class's tests set
+
+
+def test_changes_a_key_monkeypatch_owns(monkeypatch):
+    monkeypatch.setitem(sys.modules, "shop_plugin", None)
+    monkeypatch.setenv("SHOP_MODE", "test")
+
+    def failing_load(name):
+        del sys.modules["shop_plugin"]  # monkeypatch puts the key back at tear-down all the same
+        raise ImportError(name)
+
+    os.environ.pop("SHOP_MODE")
+    failing_load("shop_plugin")
+
+
+def test_unimports_its_own_import(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "shopplugin.py").write_text("VALUE = 1\n", encoding="utf-8")
+    import shopplugin  # noqa: F401  # pylint: disable=import-outside-toplevel
+
+    for name in list(sys.modules):
+        if name.startswith("shopplugin"):
+            del sys.modules[name]  # takes back what the import above added
+    for name in list(sys.modules):
+        if name.startswith("shopfp"):
+            del sys.modules[name]  # [unrestored-sys-modules-mutation]

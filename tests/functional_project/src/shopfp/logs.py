@@ -2,6 +2,8 @@
 import logging
 from typing import cast
 
+from shopfp.storage import SqlStorage, Storage  # noqa: F401  (Storage: named in a cast)
+
 SUCCESS = 25
 
 
@@ -13,3 +15,12 @@ class ShopLogger(logging.getLoggerClass()):
 logging.setLoggerClass(ShopLogger)
 LOG = cast("ShopLogger", logging.getLogger("shopfp"))
 PLAIN = cast(logging.Logger, logging.getLogger("other"))
+
+
+class AuditHandler(logging.Handler):
+    def emit(self, record):
+        self.format(record)
+
+
+AUDIT = AuditHandler()
+STORE = cast("Storage", SqlStorage())  # declared as the base class, made as the subclass
