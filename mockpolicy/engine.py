@@ -151,6 +151,7 @@ class Engine:
         name, is_package = module_name_for(Path(path), self.tracker)
         info = summarize(name, Path(path), is_package, tree)
         info.volatile = True  # the file under analysis: nothing about it is remembered
+        info.builtins_from = self.fixtures.builtins_set_for(Path(path).parent)
         self.index.add(info)
         self._analysing = info
         try:

@@ -80,7 +80,23 @@ class Fixtures:
         if tree is None:
             return None
         name, is_package = module_name_for(path, self.tracker)
-        return summarize(name, path, is_package, tree)
+        info = summarize(name, path, is_package, tree)
+        for node in ast.walk(tree):  # ``builtins.get_ipython = get_ipython``, at import or in a hook
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in info.bindings:
+                for target in node.targets:
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                            and target.value.id in ("builtins", "__builtins__"):
+                        info.sets_builtins.setdefault(target.attr, node.value.id)
+        return info
+
+    def builtins_set_for(self, directory: Path) -> dict[str, tuple[ModuleInfo, str]]:
+        """The names the conftests a test in ``directory`` sees set on ``builtins``
+        (IPython's ``get_ipython``), nearest first: name -> (conftest, its local)."""
+        found: dict[str, tuple[ModuleInfo, str]] = {}
+        for conftest in self.chain(directory):
+            for name, local in conftest.sets_builtins.items():
+                found.setdefault(name, (conftest, local))
+        return found
 
     def chain(self, directory: Path) -> list[ModuleInfo]:
         """The modules whose fixtures a test in ``directory`` sees, nearest first

@@ -31,6 +31,7 @@ from mockpolicy.symbols import CODE_KINDS, MISSING, UNKNOWN, Binding, ClassInfo,
 from mockpolicy.vocabulary import USE_FIXTURE, callee_name
 
 MAX_DEPTH = 60
+SINGLETON_GETTER = "instance"  # a library's singleton base gives the class's one instance by this classmethod
 MAX_TUPLE = 8  # tuples are followed item by item up to this length
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -464,6 +465,10 @@ class Resolver:
             found = self.resolve_dotted(f"{star}.{name}")
             if found.kind is not Kind.MISSING:
                 return found
+        injected = scope.module.builtins_from.get(name)
+        if injected is not None:  # a conftest set it on ``builtins``
+            conftest, bound = injected
+            return self._binding(conftest.bindings[bound], Scope(conftest), f"{conftest.name}.{bound}")
         if name in BUILTIN_NAMES:
             return external(f"builtins.{name}")
         return UNKNOWN
@@ -651,6 +656,22 @@ class Resolver:
         found = {default for info in modules for default in _declared_defaults(info, name)}
         return found.pop() if len(found) == 1 else None
 
+    @staticmethod
+    def _injected_def(func: ast.expr, scope: Scope) -> tuple[ModuleInfo, FunctionNode] | None:
+        """The conftest and function a bare name calls when a conftest set that
+        function on ``builtins`` and nothing nearer binds the name."""
+        if not isinstance(func, ast.Name) or func.id in scope.module.bindings:
+            return None
+        if scope.local is not None and scope.local(func.id) is not None:
+            return None
+        injected = scope.module.builtins_from.get(func.id)
+        if injected is None:
+            return None
+        binding = injected[0].bindings.get(injected[1])
+        if binding is None or binding.kind != "def" or binding.function is None:
+            return None
+        return injected[0], binding.function
+
     def _cast(self, declared: ast.expr, value: ast.expr, scope: Scope) -> Value:
         """``typing.cast(C, value)``: what ``value`` is when that is an instance of
         the project's class ``C`` (also spelt ``"C"``) or of a subclass of it,
@@ -681,6 +702,9 @@ class Resolver:
             return self._fold_join(expr.func.value.value, expr.args[0], scope)
         if isinstance(expr.func, ast.Attribute) and expr.func.attr == USE_FIXTURE and len(expr.args) == 1:
             return self._evaluate(expr.args[0], scope)  # the fixture, set up
+        injected = self._injected_def(expr.func, scope)
+        if injected is not None:  # a function a conftest set on ``builtins``: its module is no import path
+            return self.function_result(injected[1], injected[0], None)
         func = self._evaluate(expr.func, scope)
         if func.qualname == "builtins.type" and len(expr.args) == 1:
             obj = self._evaluate(expr.args[0], scope)
@@ -693,6 +717,12 @@ class Resolver:
             made = self._evaluate(expr.args[0], scope)  # object.__new__(C): a C whose __init__ did not run
             if made.kind is Kind.CLASS and made.cls is not None:
                 return Value(Kind.INSTANCE, module=made.module, qualname=f"{made.qualname}()", cls=made.cls)
+        if func.kind is Kind.EXTERNAL and isinstance(expr.func, ast.Attribute) and expr.func.attr == SINGLETON_GETTER:
+            owner = self._evaluate(expr.func.value, scope)
+            if owner.kind is Kind.CLASS and owner.cls is not None:
+                # ``Shell.instance()``, inherited from a library's singleton base (traitlets,
+                # tornado): the one instance of the class it is called on
+                return Value(Kind.INSTANCE, module=owner.module, qualname=f"{owner.qualname}()", cls=owner.cls)
         if func.kind is Kind.EXTERNAL:
             if func.qualname in ("builtins.type", "collections.namedtuple", "typing.NamedTuple"):
                 return UNKNOWN

@@ -81,6 +81,10 @@ class ModuleInfo:
     # import path -> the top-level names this module bound it to (from x import y as z),
     # at run time: not those under ``if TYPE_CHECKING:``
     imported: dict[str, list[str]] = field(default_factory=dict)
+    # A conftest's ``builtins.name = local``: name -> its top-level ``local``.
+    sets_builtins: dict[str, str] = field(default_factory=dict)
+    # For a test module: the names its conftests set on ``builtins`` -> (that conftest, its local).
+    builtins_from: dict[str, tuple[ModuleInfo, str]] = field(default_factory=dict)
 
 
 class Kind(enum.Enum):

@@ -2,6 +2,7 @@
 context manager of its own; hooks that snapshot the globals of the
 project's modules before each test and put them back after it."""
 # pylint: disable=missing-docstring,import-error,protected-access,unused-argument
+import builtins
 import contextlib
 import os
 import sys
@@ -28,6 +29,13 @@ def isolate_environ():
 @pytest.fixture
 def storage():
     return Storage()
+
+
+def open_default_storage():
+    return Storage()
+
+
+builtins.open_default_storage = open_default_storage  # test modules call it without importing it
 
 
 @pytest.hookimpl(hookwrapper=True)
