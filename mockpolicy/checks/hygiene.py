@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy.analysis import Analysis, Family, set_ups_of
+from mockpolicy.bodies import reading_once
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import is_autouse
 from mockpolicy.functions import FunctionNode, dotted_parts, walk
@@ -1293,8 +1294,17 @@ def _fixture_restores(resolver: Resolver, cls: ClassInfo, base: Value, attribute
         return False
     methods = [b.function for b in cls.members.values() if b.kind == "def" and b.function is not None]
     walked = [(method, list(ast.walk(method))) for method in methods]
-    if not any(isinstance(n, ast.Call) and callee_name(n.func) == "addCleanup" for _, nodes in walked for n in nodes):
+    registered = [
+        (method, n) for method, nodes in walked for n in nodes if isinstance(n, ast.Call) and callee_name(n.func) == "addCleanup"
+    ]
+    if not registered:
         return False
+    for method, call in registered:  # ``self.addCleanup(rpc.cleanup)``: a function of the module resetting its globals
+        if call.args and base.kind is Kind.MODULE:
+            cleanup = resolver.evaluate(call.args[0], resolver.function_scope(method, info, cls))
+            if cleanup.kind is Kind.FUNCTION and cleanup.module == base.module and cleanup.function is not None \
+                    and _assigns_global(cleanup.function, attribute):
+                return True
     for method, nodes in walked:
         scope: Scope | None = None
         for node in nodes:
@@ -1308,6 +1318,19 @@ def _fixture_restores(resolver: Resolver, cls: ClassInfo, base: Value, attribute
                         if owner.kind is not Kind.UNKNOWN and owner.qualname == base.qualname:
                             return True
     return False
+
+
+def _assigns_global(function: FunctionNode, name: str) -> bool:
+    """Whether ``function`` declares ``global name`` and assigns it."""
+    done = reading_once(function)
+    try:
+        nodes = [node for statement in function.body for node in walk(statement)]  # a deferred body is read
+        declared = any(isinstance(node, ast.Global) and name in node.names for node in nodes)
+        return declared and any(
+            isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) for node in nodes
+        )
+    finally:
+        done()
 
 
 def _function_restores(analysis: Analysis, function: ast.AST, module: str, base: Value, attribute: str) -> bool:

@@ -57,3 +57,21 @@ def saved_config():
 def test_put_back_by_a_tuple_assignment():
     config.TIMEOUTS = (0, 0)
     config.HOOKS = ["hook"]
+
+
+from shopfp import channels  # noqa: E402  # pylint: disable=wrong-import-position
+from shopfp.testing import ChannelFixture  # noqa: E402  # pylint: disable=wrong-import-position
+
+
+class TestChannels(unittest.TestCase):
+    def setUp(self):
+        self.useFixture(ChannelFixture())
+
+    def test_replaces_both(self):
+        channels.CHANNEL = "test"  # the fixture's cleanup, close_channels, resets both globals
+        channels.BACKUP_CHANNEL = "test"
+
+
+class TestChannelsWithoutTheFixture(unittest.TestCase):
+    def test_replaces_one(self):
+        channels.CHANNEL = "test"  # [unrestored-attribute-assignment]

@@ -124,3 +124,13 @@ def make_valve(kind) -> plant.Valve:
 def patch_gauge():
     """A factory of one fixed patch: every call patches read_gauge."""
     return cast(mock.MagicMock, mock.patch("shopfp.plant.read_gauge", return_value=7))
+
+
+class ChannelFixture(fixtures.Fixture):
+    """Opens the channels and registers the module's own function that resets them."""
+
+    def _setUp(self):
+        from shopfp import channels  # pylint: disable=import-outside-toplevel
+
+        self.addCleanup(channels.close_channels)
+        channels.open_channels()
