@@ -34,11 +34,13 @@ from mockpolicy.vocabulary import (
     PATCHER_STOP,
     PATCHER_STOP_ALL,
     PYTEST_HOOK_PREFIX,
+    PYTESTMARK,
     SETUP_NAMES,
     SYS_MODULES_RESTORING_FIXTURES,
     TEARDOWN_NAMES,
     TEST_PREFIX,
     UNITTEST_TEST_CASES,
+    USEFIXTURES_MARKER,
     callee_name,
     is_fixture,
 )
@@ -1884,7 +1886,13 @@ def _restored_by_a_requested_fixture(analysis: Analysis, context: Context, qualn
     module = analysis.module
     if module.fixtures is None or module.directory is None:
         return False
-    for name in context.params:
+    pending = [(name, 0) for name in _requested_fixtures(analysis, context)]
+    seen: set[str] = set()
+    while pending:
+        name, depth = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
         found = module.fixtures.find(name, module.info, module.directory)
         if found is None or not _per_test(found[0]):
             continue
@@ -1894,7 +1902,36 @@ def _restored_by_a_requested_fixture(analysis: Analysis, context: Context, qualn
             analysis, function, scope, qualname
         ):
             return True
+        if depth < _FIXTURE_DEPTH:  # a fixture the requested one requests is set up and torn down with it
+            arguments = function.args
+            pending.extend((a.arg, depth + 1) for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs])
     return False
+
+
+_FIXTURE_DEPTH = 3  # how many fixtures deep the fixtures a test requests are followed
+
+
+def _requested_fixtures(analysis: Analysis, context: Context) -> list[str]:
+    """The fixtures a test (or fixture) requests: its parameters, and the names
+    a ``usefixtures`` mark gives it, on itself, on its classes (as a decorator
+    or their ``pytestmark``) or on its module (``pytestmark``)."""
+    names = list(context.params)
+    marks: list[ast.expr] = []
+    current: Context | None = context
+    while current is not None:
+        marks.extend(getattr(current.node, "decorator_list", []))
+        body = getattr(current.node, "body", None)
+        if isinstance(current.node, (ast.ClassDef, ast.Module)) and isinstance(body, list):
+            marks.extend(
+                statement.value for statement in body if isinstance(statement, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == PYTESTMARK for t in statement.targets)
+            )
+        current = current.parent
+    for mark in marks:
+        for call in ast.walk(mark):
+            if isinstance(call, ast.Call) and callee_name(call) == USEFIXTURES_MARKER:
+                names.extend(a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    return names
 
 
 def _mocker_patches_dict(
