@@ -528,8 +528,8 @@ class TestModule:
         if parts[-1] == USE_FIXTURE and len(call.args) == 1 and isinstance(call.args[0], ast.Call):
             return self._fixture_site(call, call.args[0], context)
         root = parts[0]
-        bound = root in ("self", "cls") and context.class_info is not None
-        if root in ("self", "cls") and len(parts) != 2:
+        bound = (root in ("self", "cls") or _alias_of_self(context, root)) and context.class_info is not None
+        if bound and len(parts) != 2:
             return None  # a method of something the test holds (self.client.get), not a helper of the test
         if not bound and (root in context.params or root in context.assigns or root in context.stored
                           or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
@@ -970,6 +970,13 @@ def _source(expr: ast.expr) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+
+
+def _alias_of_self(context: Context, name: str) -> bool:
+    """Whether ``name`` is bound once in ``context``, to ``self`` (``testcase =
+    self``, buildbot's way of reaching the test case in a closure)."""
+    assigned = context.assigns.get(name, [])
+    return len(assigned) == 1 and isinstance(assigned[0], ast.Name) and assigned[0].id == "self"
 
 
 def never_installed(site: MockSite) -> bool:

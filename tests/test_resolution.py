@@ -413,8 +413,14 @@ def test_test_case_patch_methods_of_testing_libraries_are_mock_sites(tmp_path: P
             class TestOwnPatch(Base):
                 def test_fetch(self):
                     self.patch("app.jobs.fetch")
+
+
+            class TestThroughAnAlias(unittest.TestCase):
+                def test_fetch(self):
+                    testcase = self  # buildbot's spelling
+                    testcase.patch(jobs, "fetch", lambda: 2)
             """,
     })
     result = mockpolicy("check", "--no-baseline", "--no-cache", cwd=project, env={"PYTHONPATH": str(library)})
     found = [line.split(" ")[:2] for line in result.stdout.splitlines() if "first-party-mock" in line]
-    assert found == [[f"tests/test_jobs.py:{line}:8:", "first-party-mock"] for line in (12, 17, 22)]
+    assert found == [[f"tests/test_jobs.py:{line}:8:", "first-party-mock"] for line in (12, 17, 22, 38)]
