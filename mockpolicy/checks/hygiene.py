@@ -1534,11 +1534,13 @@ def _clears_before_each_test(context: Context, node: ast.AST) -> bool:
     the set-up of a test class, or in a method only its set-up calls, that
     another method of the class sets: it takes back, before each test, what
     the class's tests set (libcloud's ``_reset_environ``)."""
-    removed = _removed_key(node)
+    changed = _keyed_change(node)
     cls = context.parent
-    if removed is None or cls is None or not isinstance(cls.node, ast.ClassDef):
+    if changed is None or isinstance(node, ast.Assign) or cls is None or not isinstance(cls.node, ast.ClassDef):
         return False
-    container, key = removed
+    container, key = ast.unparse(changed[0]), changed[1]
+    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        return False
     methods = [child for child in cls.children if child.is_function]
     set_ups = [method for method in methods if method.name in SETUP_NAMES]
     if context not in set_ups:
@@ -1548,7 +1550,7 @@ def _clears_before_each_test(context: Context, node: ast.AST) -> bool:
         if not callers or any(caller not in set_ups for caller in callers):
             return False
     return any(
-        isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value == key
+        isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value == key.value
         and ast.unparse(target.value) == container
         for method in methods if method is not context
         for statement in method.statements if isinstance(statement, ast.Assign) for target in statement.targets
@@ -1565,10 +1567,10 @@ def _owned_by_monkeypatch(context: Context, node: ast.AST) -> bool:
     ``setenv/delenv`` on an earlier line: monkeypatch puts the key back at
     tear-down, whatever happened to it meanwhile (IPython's fake ``reload`` deleting the module the
     test had set in ``sys.modules``)."""
-    changed = _changed_key(node)
+    changed = _keyed_change(node)
     if changed is None:
         return False
-    container, key = changed
+    container, key = ast.unparse(changed[0]), ast.unparse(changed[1])
     outer = context
     while outer.parent is not None and outer.parent.is_function:
         outer = outer.parent
@@ -1588,14 +1590,14 @@ def _owned_by_monkeypatch(context: Context, node: ast.AST) -> bool:
     return False
 
 
-def _changed_key(node: ast.AST) -> tuple[str, str] | None:
-    """The container and key (both as written) that ``m[k] = v``, ``del m[k]``
-    or ``m.pop(k)`` changes; None for anything else."""
+def _keyed_change(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
+    """The container and key that ``m[k] = v``, ``del m[k]`` or ``m.pop(k)``
+    changes; None for anything else."""
     if isinstance(node, (ast.Assign, ast.Delete)) and len(node.targets) == 1 \
             and isinstance(node.targets[0], ast.Subscript):
-        return ast.unparse(node.targets[0].value), ast.unparse(node.targets[0].slice)
+        return node.targets[0].value, node.targets[0].slice
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" and node.args:
-        return ast.unparse(node.func.value), ast.unparse(node.args[0])
+        return node.func.value, node.args[0]
     return None
 
 
@@ -1605,15 +1607,10 @@ def _unimports_its_own_import(context: Context, node: ast.AST) -> bool:
     by a loop over ``sys.modules`` that picks names equal to, or starting
     with, such names (IPython's ``test_deepreload``). It takes back what the
     test's own import added."""
-    changed = _changed_key(node)
-    if changed is None or not changed[0].endswith("modules"):
+    changed = _keyed_change(node)
+    if changed is None or isinstance(node, ast.Assign) or not ast.unparse(changed[0]).endswith("modules"):
         return False
-    if isinstance(node, ast.Delete) and isinstance(node.targets[0], ast.Subscript):
-        key = node.targets[0].slice
-    elif isinstance(node, ast.Call) and node.args:
-        key = node.args[0]
-    else:
-        return False
+    key = changed[1]
     imported = {
         alias.name for inner in walk(context.node) if isinstance(inner, ast.Import) for alias in inner.names
     } | {inner.module for inner in walk(context.node) if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level}
@@ -1634,20 +1631,6 @@ def _unimports_its_own_import(context: Context, node: ast.AST) -> bool:
         ]
         return bool(picked) and all(any(name == p or name.startswith(p) for name in imported) for p in picked)
     return False
-
-
-def _removed_key(node: ast.AST) -> tuple[str, str] | None:
-    """The container (as written) and constant key that ``del m["K"]`` or
-    ``m.pop("K", ...)`` removes; None for anything else."""
-    if isinstance(node, ast.Delete) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
-        container, key = node.targets[0].value, node.targets[0].slice
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" and node.args:
-        container, key = node.func.value, node.args[0]
-    else:
-        return None
-    if isinstance(key, ast.Constant) and isinstance(key.value, str):
-        return ast.unparse(container), key.value
-    return None
 
 
 def _mutations(context: Context) -> Iterator[ast.AST]:
