@@ -1191,6 +1191,8 @@ def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, se
     call_ids = {id(call) for call in caller.calls}
     reads: set[str | int] = set(call_ids)
     assigned: dict[str, list[ast.stmt | ast.expr]] = {}
+    stores: list[ast.Name] = []  # every binding of a name, to find those made after the call's
+    handlers: list[ast.ExceptHandler] = []
     loops: list[ast.stmt] = []
     for node in own_nodes(caller.function):
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
@@ -1203,16 +1205,42 @@ def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, se
                         assigned.setdefault(target.id, []).append(node)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             loops.append(node)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores.append(node)
+        elif isinstance(node, ast.ExceptHandler):
+            handlers.append(node)
     for node in own_nodes(caller.function):
         if not isinstance(node, (ast.If, ast.While)):
             continue
         for inner in ast.walk(node.test):
             if id(inner) in reads or (
                 isinstance(inner, ast.Name) and inner.id in reads
-                and any(_runs_after(node.test, assignment, loops) for assignment in assigned[inner.id])
+                and any(
+                    _runs_after(node.test, assignment, loops)
+                    and not _rebound_between(assignment, node.test, inner.id, stores, handlers)
+                    for assignment in assigned[inner.id]
+                )
             ):
                 yield node, reads
                 break
+
+
+def _rebound_between(
+    assignment: ast.stmt | ast.expr, test: ast.expr, name: str, stores: list[ast.Name], handlers: list[ast.ExceptHandler],
+) -> bool:
+    """Whether ``name`` is bound again below ``assignment`` and above ``test``,
+    on the path where the call returned: the test may read that value instead
+    (``if not value: value = default`` before ``if value == "latest"``, as
+    python-ironicclient's plugin does). A binding in an ``except`` handler
+    runs only when something raised, so it does not count."""
+    after = (assignment.end_lineno or assignment.lineno, assignment.end_col_offset or 0)
+    before = (test.lineno, test.col_offset)
+    raised_only = [handler for handler in handlers if not _holds(handler, assignment)]
+    return any(
+        store.id == name and after < (store.lineno, store.col_offset) < before
+        and not any(_holds(handler, store) for handler in raised_only)
+        for store in stores
+    )
 
 
 def _runs_after(test: ast.expr, assignment: ast.stmt | ast.expr, loops: list[ast.stmt]) -> bool:
@@ -1223,7 +1251,7 @@ def _runs_after(test: ast.expr, assignment: ast.stmt | ast.expr, loops: list[ast
     return any(_holds(loop, test) and _holds(loop, assignment) for loop in loops)
 
 
-def _holds(outer: ast.stmt, inner: ast.stmt | ast.expr) -> bool:
+def _holds(outer: ast.stmt | ast.ExceptHandler, inner: ast.stmt | ast.expr) -> bool:
     """Whether ``inner`` lies inside ``outer``, by position."""
     start, end = (outer.lineno, outer.col_offset), (outer.end_lineno or outer.lineno, outer.end_col_offset or 0)
     return start <= (inner.lineno, inner.col_offset) and (inner.end_lineno or inner.lineno, inner.end_col_offset or 0) <= end

@@ -69,3 +69,10 @@ class TestDescribe(unittest.TestCase):
         missing = None
         find_python.return_value = missing  # None, held in a name: takes `if path is None`
         self.assertTrue(probing.describe())
+
+
+class TestModeOf(unittest.TestCase):
+    @mock.patch("shopfp.probing.read_mode", autospec=True, return_value=None)  # [undocumented-partial-mock]
+    def test_default(self, read_mode):
+        # only `if not mode` reads read_mode's answer: `mode == "fast"` reads the default after it
+        self.assertEqual(1, probing.mode_of("fast"))
