@@ -708,7 +708,9 @@ class TestModule:
         def add_attribute(obj: ast.expr | None, name: str | None, replacement: ast.expr | None = None) -> None:
             if obj is not None and name is not None:
                 base = resolver.evaluate(obj, scope)
-                site.targets.append(Target(f"{_source(obj)}.{name}", resolver.attribute(base, name), replacement, base))
+                bases = self._parametrized_objects(obj, owner) if base.kind is Kind.UNKNOWN else []
+                for one in bases or [base]:
+                    site.targets.append(Target(f"{_source(obj)}.{name}", resolver.attribute(one, name), replacement, one))
 
         def argument(role: Role) -> ast.expr | None:
             return entry.argument(call, role)
@@ -766,6 +768,20 @@ class TestModule:
                 add_dotted(const(first), call.args[1] if kind == "setattr" and len(call.args) > 1 else None)
             else:
                 add_attribute(first, const(argument("attribute")), argument("new"))
+
+    def _parametrized_objects(self, expr: ast.expr, owner: Context) -> list[Value]:
+        """What the parameter ``expr`` names may be, one for each value a
+        ``parametrize`` mark of the test gives it (``patch.object(transport_class,
+        "__init__")`` over a list of transport classes), read where the mark is;
+        empty when ``expr`` is no such parameter or a value cannot be told."""
+        node = owner.node
+        if not isinstance(expr, ast.Name) or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        values = parametrized_values(node, expr.id) if expr.id in owner.params else None
+        if not values:
+            return []
+        found = [self.resolver.evaluate(value, Scope(self.info)) for value in values]
+        return [] if any(value.kind in (Kind.UNKNOWN, Kind.MISSING) for value in found) else found
 
     def _parametrized_texts(self, expr: ast.expr, owner: Context, scope: Scope) -> list[str]:
         """The strings ``expr`` (a patch target read from one parameter,

@@ -66,3 +66,13 @@ def test_target_spelt_from_a_parameter_outside(mocker, name):
 def test_target_spelt_from_a_parameter_of_several(mocker, name, other):
     mocker.patch(f"shopfp.jobs.{name}")  # [first-party-mock]
     mocker.patch(f"shopfp.jobs.{name}.{other}")
+
+
+@pytest.mark.parametrize("storage_class", [storage.Storage, storage.SqlStorage])
+def test_a_class_a_parametrize_mark_gives(mocker, storage_class):
+    mocker.patch.object(storage_class, "save", autospec=True)  # [first-party-mock]
+
+
+@pytest.mark.parametrize("module", [sys])
+def test_a_library_module_a_parametrize_mark_gives(mocker, module):
+    mocker.patch.object(module, "exit", autospec=True)
