@@ -723,7 +723,12 @@ class TestModule:
             for text in texts:
                 add_dotted(text, argument("new"))
         elif kind == "patch.object":
-            add_attribute(argument("target"), const(argument("attribute")), argument("new"))
+            attribute = argument("attribute")
+            attribute_names: list[str | None] = [const(attribute)]
+            if attribute_names[0] is None and isinstance(attribute, ast.Name):  # a name a parametrize mark gives
+                attribute_names = [value.const for value in self._parametrized_objects(attribute, owner)] or attribute_names
+            for attribute_name in attribute_names:
+                add_attribute(argument("target"), attribute_name, argument("new"))
         elif kind == "patch.multiple":
             base_expr = argument("target")
             if base_expr is not None:

@@ -76,3 +76,8 @@ def test_a_class_a_parametrize_mark_gives(mocker, storage_class):
 @pytest.mark.parametrize("module", [sys])
 def test_a_library_module_a_parametrize_mark_gives(mocker, module):
     mocker.patch.object(module, "exit", autospec=True)
+
+
+@pytest.mark.parametrize("method_name", ["save", "load"])
+def test_an_attribute_name_a_parametrize_mark_gives(mocker, method_name):
+    mocker.patch.object(storage.Storage, method_name, autospec=True)  # [first-party-mock]
