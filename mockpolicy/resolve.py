@@ -656,22 +656,6 @@ class Resolver:
         found = {default for info in modules for default in _declared_defaults(info, name)}
         return found.pop() if len(found) == 1 else None
 
-    @staticmethod
-    def _injected_def(func: ast.expr, scope: Scope) -> tuple[ModuleInfo, FunctionNode] | None:
-        """The conftest and function a bare name calls when a conftest set that
-        function on ``builtins`` and nothing nearer binds the name."""
-        if not isinstance(func, ast.Name) or func.id in scope.module.bindings:
-            return None
-        if scope.local is not None and scope.local(func.id) is not None:
-            return None
-        injected = scope.module.builtins_from.get(func.id)
-        if injected is None:
-            return None
-        binding = injected[0].bindings.get(injected[1])
-        if binding is None or binding.kind != "def" or binding.function is None:
-            return None
-        return injected[0], binding.function
-
     def _cast(self, declared: ast.expr, value: ast.expr, scope: Scope) -> Value:
         """``typing.cast(C, value)``: what ``value`` is when that is an instance of
         the project's class ``C`` (also spelt ``"C"``) or of a subclass of it,
@@ -702,9 +686,6 @@ class Resolver:
             return self._fold_join(expr.func.value.value, expr.args[0], scope)
         if isinstance(expr.func, ast.Attribute) and expr.func.attr == USE_FIXTURE and len(expr.args) == 1:
             return self._evaluate(expr.args[0], scope)  # the fixture, set up
-        injected = self._injected_def(expr.func, scope)
-        if injected is not None:  # a function a conftest set on ``builtins``: its module is no import path
-            return self.function_result(injected[1], injected[0], None)
         func = self._evaluate(expr.func, scope)
         if func.qualname == "builtins.type" and len(expr.args) == 1:
             obj = self._evaluate(expr.args[0], scope)
@@ -747,7 +728,10 @@ class Resolver:
         if func.kind is Kind.EXTERNAL:
             return external(f"{func.qualname}()")
         if func.kind is Kind.FUNCTION and func.function is not None:
-            info = self.index.get(func.module)
+            # a function a conftest set on ``builtins`` lives in that conftest: its name may be no import path
+            info = next(
+                (conftest for conftest, _ in scope.module.builtins_from.values() if conftest.name == func.module), None
+            ) or self.index.get(func.module)
             if info is not None and not (decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS):
                 result = self.function_result(func.function, info, func.owner)
                 declared = func.function.args

@@ -1019,10 +1019,9 @@ def never_installed(site: MockSite) -> bool:
     defined = {context.name for context in (owner.parent or owner).children} | {
         node.name for node in walk(owner.node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
-    in_class = isinstance(owner.node, ast.ClassDef)
-    if isinstance(owner.node, ast.ClassDef) and any(
-        dotted_parts(base) not in (["object"], ["unittest", "TestCase"], ["TestCase"]) for base in owner.node.bases
-    ):
+    bases = owner.node.bases if isinstance(owner.node, ast.ClassDef) else None
+    in_class = bases is not None
+    if bases and any(dotted_parts(base) not in (["object"], ["unittest", "TestCase"], ["TestCase"]) for base in bases):
         return False  # a class attribute a base class may start (libcloud's ``GoogleTestCase.setUpClass``)
     for node in walk(owner.node):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
