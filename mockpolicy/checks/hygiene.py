@@ -19,7 +19,7 @@ from mockpolicy.analysis import Analysis, Family, set_ups_of
 from mockpolicy.bodies import reading_once
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import is_autouse
-from mockpolicy.functions import FunctionNode, dotted_parts, walk
+from mockpolicy.functions import FunctionNode, dotted_parts, own_nodes, walk
 from mockpolicy.project import resolved
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
@@ -528,6 +528,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 handed_on = _handed_on_only(module.module.node)
             if context.name in handed_on or _run_at_import_only(module.module.node, context.name):
                 continue  # a callback (it runs when and where the code it is handed to decides), or a probe
+        if _call_of_instances_handed_on(module.module.node, context):
+            continue  # the same, for an object made to be called elsewhere
         scope = module.scope(context)
         visible = cleanups.visible(context)
         changed: set[str] = set()
@@ -705,6 +707,44 @@ def _handed_on_only(tree: ast.AST) -> frozenset[str]:
                 found.discard(name)
                 changed = True
     return frozenset(found)
+
+
+def _call_of_instances_handed_on(tree: ast.AST, context: Context) -> bool:
+    """Whether ``context`` is the ``__call__`` of a module-level class (not a
+    test class) whose instances the module only makes into locals and hands
+    to other code as arguments, never calling them itself: setuptools'
+    ``BuildBackendCaller``, submitted to a ``ProcessPoolExecutor``, changes
+    ``os.environ`` in the worker process. Like ``_handed_on_only``'s
+    callbacks, it runs where that code decides."""
+    owner = context.parent
+    if context.name != "__call__" or owner is None or owner.parent is None or owner.parent.node is not tree:
+        return False
+    if not isinstance(owner.node, ast.ClassDef) or _is_test_class(context):
+        return False
+    made = owner.node.name
+    constructions: set[int] = set()
+    functions = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for function in functions:  # each function's own locals: ``call = Made(...)``, then ``pool.submit(call)``
+        instances: set[str] = set()
+        handed: set[int] = set()
+        for node in own_nodes(function):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
+                    and node.value.func.id == made:
+                instances.add(node.targets[0].id)
+                constructions.add(id(node.value.func))
+            elif isinstance(node, ast.Call):
+                handed.update(id(argument) for argument in [*node.args, *(k.value for k in node.keywords)])
+        for node in own_nodes(function):
+            if isinstance(node, ast.Name) and node.id in instances and isinstance(node.ctx, ast.Load) \
+                    and id(node) not in handed:
+                return False  # an instance called here, or kept: it may run in the test's process
+    if not constructions:
+        return False
+    return not any(  # the class used otherwise: subclassed, made at module level, called as it is made, ...
+        isinstance(node, ast.Name) and node.id == made and isinstance(node.ctx, ast.Load) and id(node) not in constructions
+        for node in ast.walk(tree)
+    )
 
 
 @dataclass
@@ -1096,9 +1136,10 @@ def _restored_later(
     analysis: Analysis, context: Context, node: ast.AST, target: ast.Attribute, scope: Scope,
 ) -> int | None:
     """The line of a plain ``mod.x = saved`` (saved before the change) after
-    ``node`` in the same test, of ``setattr(mod, "x", saved)``, or of a plain
+    ``node`` in the same test, of ``setattr(mod, "x", saved)``, of a plain
     assignment of the value the module declares (``pyinfra.is_cli = False``
-    after ``= True``); None if none."""
+    after ``= True``), or of a call of the module's function resetting the
+    global (``_resets_the_global``); None if none."""
     text, line = ast.unparse(target), getattr(node, "lineno", 0)
     base, attribute = ast.unparse(target.value), target.attr
     for statement in context.statements:
@@ -1108,6 +1149,8 @@ def _restored_later(
             if _puts_back(context, statement, target, line) or _changes_nothing(analysis, statement, target, scope):
                 return statement.lineno
     for call in context.calls:
+        if call.lineno > line and _resets_the_global(analysis, call.func, target, scope):
+            return call.lineno
         if call.lineno > line and callee_name(call) == "setattr" and len(call.args) == 3:
             named = call.args[1]
             if ast.unparse(call.args[0]) == base and isinstance(named, ast.Constant) and named.value == attribute \
@@ -1972,7 +2015,27 @@ def _restores_attribute(
             if isinstance(child, ast.Call) and callee_name(child) in MODULE_RELOADERS and child.args \
                     and _same_module(analysis, child.args[0], target.value, scope):
                 return True  # reloading the module runs its body again: every name it binds is put back
+            if isinstance(child, ast.Call) and _resets_the_global(analysis, child.func, target, scope):
+                return True
+        if region in visible.registered and _resets_the_global(analysis, region, target, scope):
+            return True  # ``self.addCleanup(recorder.reset_collector)``
     return False
+
+
+def _resets_the_global(analysis: Analysis, callee: ast.expr, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether ``callee`` is a function of the module ``target`` belongs to
+    that sets the global ``target`` names (``recorder.reset_collector()``,
+    whose body does ``global _collector; _collector = None``): calling it
+    puts the module's name back."""
+    if not isinstance(callee, (ast.Name, ast.Attribute)) or not isinstance(target.value, (ast.Name, ast.Attribute)):
+        return False
+    resolver = analysis.resolver
+    owner = resolver.evaluate(target.value, scope)
+    if owner.kind is not Kind.MODULE:
+        return False
+    function = resolver.evaluate(callee, scope)
+    return function.kind is Kind.FUNCTION and function.module == owner.module and function.owner is None \
+        and function.function is not None and _assigns_global(function.function, target.attr)
 
 
 def _unpacked(targets: list[ast.expr]) -> list[ast.expr]:

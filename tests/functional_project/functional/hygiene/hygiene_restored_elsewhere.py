@@ -1,4 +1,5 @@
-"""Shared state put back by a module function a test registers as a cleanup,
+"""Shared state put back by a module function a test registers as a cleanup
+(or a function of the changed module resetting its global),
 by a fixture that takes an added name away after its yield, or by pytester;
 keys a test adds and deletes again; a callback handed to other code; a
 requested fixture or a helper whose yield a restoring manager wraps."""
@@ -258,3 +259,58 @@ def fake_modules():
 
 
 fake_modules()  # at import: the fake stays for every module imported after this one
+
+
+class TestPoolFixture:
+    @pytest.fixture
+    def pool_in_use(self):
+        sessions._POOL = "pool"
+        yield
+        sessions.reset_pool()  # the module's own function sets the global back, after any test
+
+    def test_uses_the_pool(self, pool_in_use):
+        assert pool_in_use is None
+
+
+class TestModuleResetFunction(unittest.TestCase):
+    def test_reset_registered(self):
+        sessions._POOL = "pool"
+        self.addCleanup(sessions.reset_pool)
+
+    def test_reset_at_the_end(self):
+        sessions._POOL = "pool"  # [unrestored-attribute-assignment]
+        sessions.reset_pool()
+
+    def test_another_global_reset(self):
+        sessions._POOL = "pool"  # [unrestored-attribute-assignment]
+        sessions.other_spare()
+
+
+class BackendCall:
+    """Made to run in a worker process: the test hands it to a pool."""
+
+    def __init__(self, env):
+        self.env = env
+
+    def __call__(self, name):
+        os.environ.update(self.env)
+        return name
+
+
+class LocalCall:
+    def __init__(self, env):
+        self.env = env
+
+    def __call__(self, name):
+        os.environ.update(self.env)  # [unrestored-environ-mutation]
+        return name
+
+
+def test_hands_an_object_to_a_pool(process_pool):
+    call = BackendCall({"SHOP_BACKEND": "1"})
+    assert process_pool.submit(call, "build").result()
+
+
+def test_calls_the_object_itself():
+    call = LocalCall({"SHOP_BACKEND": "1"})
+    assert call("build")

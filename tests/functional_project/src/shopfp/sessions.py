@@ -93,3 +93,9 @@ def shared_pool():
 def other_spare():
     global _SPARE
     _SPARE = MemoryStorage()
+
+
+def reset_pool():
+    """Forget the shared pool: the next shared_pool() makes a new one."""
+    global _POOL
+    _POOL = None
