@@ -173,9 +173,20 @@ class Analysis:
                 if self.resolver.is_first_party(t.value)
                 and (not project.is_test_code(t.value.module) or project.is_shipped_test_support(t.value.module))
                 and not self._settings_module(t.value) and not self._a_logger(t.value)
-                and not self._real_swap(site, t) and not self.on_a_mock(site, t)
+                and not self._real_swap(site, t) and not self.on_a_mock(site, t) and not self._maybe_a_test_double(t)
             ]
         return self.first_party[key]
+
+    def _maybe_a_test_double(self, target: Target) -> bool:
+        """Whether ``target`` is an attribute of an object typed only by an
+        annotation (``Bot.request -> BaseRequest``) that a subclass the tests
+        define overrides: the object the test holds may be that double, and
+        the attribute the tests' own code."""
+        base = target.base
+        if base is None or base.kind is not Kind.INSTANCE or not base.declared or base.cls is None:
+            return False
+        name = target.text.rpartition(".")[2]
+        return self.known_subclasses().overridden_by_the_tests(base.cls, name, target.value, self.module.info)
 
     def on_a_mock(self, site: MockSite, target: Target) -> bool:
         """Whether ``target`` is an attribute of an object that a mock of the same
@@ -275,6 +286,9 @@ class Analysis:
             return local is not None and (
                 self._calls_the_original(site, target, local) or self._made_by_a_spy_factory(site, target, local)
             )
+        if target.value.kind is Kind.FUNCTION and isinstance(replacement, ast.Call):
+            # ``call_after(bot.initialize, after)``: a factory of the tests wrapping the original
+            return self._spy_from_factory(site, target, replacement, None, 1)
         return False
 
     def _made_by_a_spy_factory(self, site: MockSite, target: Target, name: str) -> bool:
@@ -292,27 +306,46 @@ class Analysis:
             index = next((i for i, n in enumerate(names) if isinstance(n, ast.Name) and n.id == name), None)
             if index is None:
                 continue
-            factory = self._function_of_the_file(site.owner, node.value.func.id)
-            if factory is None:
-                return False
-            positional = [arg.arg for arg in [*factory.args.posonlyargs, *factory.args.args]]
-            given = [*zip(positional, node.value.args), *((kw.arg, kw.value) for kw in node.value.keywords if kw.arg)]
-            scope = self.module.scope(site.owner)
-            handed = {param for param, arg in given if _is_the_original(self.resolver.evaluate(arg, scope), target)}
-            returns = [n for n in own_nodes(factory) if isinstance(n, ast.Return) and n.value is not None]
-            if not handed or not returns:
-                return False
-            inner = {n.name: n for n in walk(factory) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            spellings = _original_spellings(site)
-            for returned in returns:
-                items = returned.value.elts if isinstance(returned.value, ast.Tuple) else [returned.value]
-                made = items[index] if len(items) == len(names) else None
-                if not isinstance(made, ast.Name) or made.id not in inner or not self._hands_to(
-                    inner[made.id], target.value, handed, spellings, scope
-                ):
-                    return False
-            return True
+            return self._spy_from_factory(site, target, node.value, index, len(names))
         return False
+
+    def _spy_from_factory(self, site: MockSite, target: Target, call: ast.Call, index: int | None, count: int) -> bool:
+        """Whether ``call`` calls a function of the test file (or, resolved, one
+        of the tests' support modules: python-telegram-bot's ``call_after``) that
+        is handed the original and returns (as item ``index`` of ``count``, or
+        alone when ``index`` is None) functions of its own, every one of that
+        name, that call it and answer with what it gave."""
+        factory: FunctionNode | None = None
+        if isinstance(call.func, ast.Name):
+            factory = self._function_of_the_file(site.owner, call.func.id)
+        scope = self.module.scope(site.owner)
+        if factory is None:
+            made_by = self.resolver.evaluate(call.func, scope)
+            if made_by.kind is not Kind.FUNCTION or made_by.owner is not None:
+                return False
+            factory = made_by.function
+        if factory is None:
+            return False
+        positional = [arg.arg for arg in [*factory.args.posonlyargs, *factory.args.args]]
+        given = [*zip(positional, call.args), *((kw.arg, kw.value) for kw in call.keywords if kw.arg)]
+        handed = {param for param, arg in given if _is_the_original(self.resolver.evaluate(arg, scope), target)}
+        returns = [n for n in own_nodes(factory) if isinstance(n, ast.Return) and n.value is not None]
+        if not handed or not returns:
+            return False
+        inner: dict[str, list[ast.AST]] = {}
+        for node in (node for statement in factory.body for node in walk(statement)):  # a deferred body is read
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner.setdefault(node.name, []).append(node)
+        spellings = _original_spellings(site)
+        for returned in returns:
+            assert returned.value is not None
+            items = returned.value.elts if isinstance(returned.value, ast.Tuple) and index is not None else [returned.value]
+            made = items[index or 0] if len(items) == count else None
+            if not isinstance(made, ast.Name) or made.id not in inner or not all(
+                self._hands_to(definition, target.value, handed, spellings, scope) for definition in inner[made.id]
+            ):
+                return False
+        return True
 
     def _function_of_the_file(self, context: Context, name: str) -> FunctionNode | None:
         """The function ``name`` defined in ``context`` or at the top of the file."""

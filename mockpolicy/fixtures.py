@@ -229,7 +229,8 @@ class Fixtures:
             overridden = self._overridden(name, module, directory)  # ``def session(session): ...``
             return self._value_of(overridden, directory) if overridden is not None else None
 
-        return self.resolver.function_result(function, module, None, params, yielded=generator)
+        awaited = isinstance(function, ast.AsyncFunctionDef) and not generator  # pytest-asyncio awaits it
+        return self.resolver.function_result(function, module, None, params, yielded=generator, awaited=awaited)
 
     def _overridden(self, name: str, module: ModuleInfo, directory: Path) -> FixtureDef | None:
         """The fixture ``name`` that the one of that name in ``module`` overrides

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -86,7 +87,7 @@ class Resolver:
         self._dotted: dict[str, tuple[Value, Deps]] = {}
         self._display: dict[str, tuple[str, Deps]] = {}
         self._facts: dict[int, FunctionFacts] = {}
-        self._results: dict[tuple[int, int, bool], tuple[Value, Deps]] = {}
+        self._results: dict[tuple[int, int, bool, bool], tuple[Value, Deps]] = {}
         self._binding_instance: set[tuple[int, str]] = set()
         self._options: dict[tuple[str, str], tuple[str | None, Deps]] = {}
         # The known classes combining a class, set by the engine (``Subclasses.known``):
@@ -252,7 +253,8 @@ class Resolver:
                 return self._binding(binding.fallback, scope, qualname, owner)
             return imported
         if binding.kind == "value" and binding.declared is not None:
-            return self._evaluate(binding.declared, Scope(scope.module))
+            value = self._evaluate(binding.declared, Scope(scope.module))
+            return dataclasses.replace(value, declared=True) if value.kind is Kind.INSTANCE else value
         if binding.kind == "value" and binding.value is not None:
             return self._evaluate(binding.value, scope)
         return UNKNOWN
@@ -526,6 +528,8 @@ class Resolver:
             return self._fold_binop(expr, scope)
         if isinstance(expr, ast.Call):
             return self._call_result(expr, scope)
+        if isinstance(expr, ast.Await):
+            return self._awaited(expr, scope)
         if isinstance(expr, ast.Lambda):
             return Value(Kind.FUNCTION, module=scope.module.name, qualname=f"{scope.module.name}.<lambda>")
         if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.Or):
@@ -742,6 +746,26 @@ class Resolver:
                 return result
         return UNKNOWN
 
+    def _awaited(self, expr: ast.Await, scope: Scope) -> Value:
+        """What ``await f(...)`` gives when ``f`` is a coroutine function of the
+        project (``async def``, not an async context manager): what its returns
+        agree on; else UNKNOWN (an awaitable from elsewhere gives what it likes)."""
+        call = expr.value
+        if not isinstance(call, ast.Call):
+            return UNKNOWN
+        func = self._evaluate(call.func, scope)
+        function = func.function
+        if func.kind is not Kind.FUNCTION or not isinstance(function, ast.AsyncFunctionDef) \
+                or decorator_names(function) & CONTEXT_MANAGER_DECORATORS:
+            return UNKNOWN
+        info = self.index.get(func.module)
+        if info is None:
+            return UNKNOWN
+        result = self.function_result(function, info, func.owner, awaited=True)
+        if result.kind is Kind.UNKNOWN and (call.args or call.keywords):
+            result = self.function_result(function, info, func.owner, self._arguments(func, call, scope, info), awaited=True)
+        return result
+
     def _backend(self, call: ast.Call, scope: Scope) -> Value | None:
         """What a backend proxy made by ``call`` stands for: the result of
         ``get_backend()`` in the one module its ``backend_mapping`` names (a dict
@@ -829,29 +853,34 @@ class Resolver:
         owner: ClassInfo | None,
         params: Lookup | None = None,
         yielded: bool = False,
+        awaited: bool = False,
     ) -> Value:
         """What calling ``function`` gives (``yielded``: what its first ``yield``
-        gives, as a context manager or a fixture does): the common value of all its
+        gives, as a context manager or a fixture does; ``awaited``: what awaiting
+        the coroutine an ``async def`` makes gives): the common value of all its
         results, else UNKNOWN."""
-        key = (id(function), id(owner), yielded)
+        key = (id(function), id(owner), yielded, awaited)
         cached = params is None and not module.volatile and not self._is_volatile(owner)
         if not cached:
-            return self._function_result(function, module, owner, params, yielded)
+            return self._function_result(function, module, owner, params, yielded, awaited)
         known = self._results.get(key)
         if known is not None:
             self.tracker.replay(known[1])
             return known[0]
         self._results[key] = (UNKNOWN, NO_DEPS)  # a recursive call resolves to unknown
-        self._results[key] = self.tracker.collect(lambda: self._function_result(function, module, owner, params, yielded))
+        self._results[key] = self.tracker.collect(
+            lambda: self._function_result(function, module, owner, params, yielded, awaited)
+        )
         return self._results[key][0]
 
     def _function_result(
-        self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, params: Lookup | None, yielded: bool
+        self, function: FunctionNode, module: ModuleInfo, owner: ClassInfo | None, params: Lookup | None,
+        yielded: bool, awaited: bool,
     ) -> Value:
         facts = self.facts(function, module)
         if yielded:
             results = facts.yields[:1]
-        elif facts.is_generator or isinstance(function, ast.AsyncFunctionDef):
+        elif facts.is_generator or (isinstance(function, ast.AsyncFunctionDef) and not awaited):
             results = []
         else:
             results = list(facts.returns)
@@ -891,11 +920,12 @@ class Resolver:
         if expr is None:
             return None
         value = self._evaluate(expr, Scope(module))
-        return value if value.kind is Kind.INSTANCE and value.cls is not None else None
+        return dataclasses.replace(value, declared=True) if value.kind is Kind.INSTANCE and value.cls is not None else None
 
     def _entered(self, expr: ast.expr, scope: Scope) -> Value:
-        """The value ``with expr as name`` binds to ``name``: what a
-        ``@contextmanager`` function yields, or what ``__enter__`` returns."""
+        """The value ``with expr as name`` (or ``async with``) binds to ``name``:
+        what a ``@contextmanager`` function yields, or what ``__enter__`` returns
+        (what an ``async def __aenter__`` returns when awaited)."""
         if isinstance(expr, ast.Call):
             func = self._evaluate(expr.func, scope)
             if func.kind is Kind.FUNCTION and func.function is not None:
@@ -907,9 +937,12 @@ class Resolver:
         manager = self._evaluate(expr, scope)
         if manager.kind is Kind.INSTANCE and manager.cls is not None:
             enter = self._class_lookup(manager.cls, "__enter__", set(), origin=manager.cls)
+            if enter is None or enter.function is None:  # ``async with``: the project's ``__aenter__``, if any
+                enter = self._class_lookup(manager.cls, "__aenter__", set(), origin=manager.cls) or enter
             info = self.index.get(enter.module) if enter is not None and enter.function is not None else None
             if enter is not None and enter.function is not None and info is not None:
-                return self.function_result(enter.function, info, manager.cls)
+                awaited = isinstance(enter.function, ast.AsyncFunctionDef)
+                return self.function_result(enter.function, info, manager.cls, awaited=awaited)
             return UNKNOWN
         if manager.kind is Kind.EXTERNAL:
             return external(f"{manager.qualname}.__enter__()")
@@ -971,7 +1004,8 @@ class _FunctionNames:
                 if expr is None:
                     return None
                 value = self.resolver._evaluate(expr, Scope(self.module))
-                return value if value.kind is Kind.INSTANCE and value.cls is not None else None
+                return dataclasses.replace(value, declared=True) \
+                    if value.kind is Kind.INSTANCE and value.cls is not None else None
         return None
 
     def _class_default(self, name: str) -> Value | None:

@@ -48,6 +48,24 @@ class Subclasses:
                 return True
         return False
 
+    def overridden_by_the_tests(self, cls: ClassInfo, name: str, inherited: Value, test_file: ModuleInfo) -> bool:
+        """Whether a subclass of ``cls`` defined by the tests (in the file under
+        analysis, ``test_file``, or in a test module of its top-level package or
+        of ``cls``'s whose class headers name ``cls``) has ``name`` as something
+        other than ``inherited``: a test double (python-telegram-bot's
+        ``OfflineRequest(BaseRequest)`` overriding ``do_request``)."""
+        short = cls.qualname.rpartition(".")[2]
+        project = self.resolver.project
+        mentioning = list(dict.fromkeys(
+            module for source in (cls.module, test_file.name) for module in self._modules_mentioning(source, short)
+            if module != test_file.name and project.is_test_code(module)
+        ))
+        for sub in self._subclasses(cls, test_file, mentioning=mentioning):
+            found = self.resolver.attribute(Value(Kind.CLASS, module=sub.module, qualname=sub.qualname, cls=sub), name)
+            if found.kind is not Kind.MISSING and (found.module, found.qualname) != (inherited.module, inherited.qualname):
+                return True
+        return False
+
     def known(self, cls: ClassInfo, extra: ModuleInfo | None = None) -> list[ClassInfo]:
         """The known subclasses of ``cls`` (of the project, or of ``extra``, the
         file under analysis), at any depth; found once per file (``forget_file``).
@@ -76,9 +94,13 @@ class Subclasses:
 
     def _subclasses(
         self, cls: ClassInfo, extra: ModuleInfo | None, search: bool = True, tests: bool = True,
+        mentioning: list[str] | None = None,
     ) -> Iterator[ClassInfo]:
+        """The subclasses of ``cls`` in ``extra`` and in the modules ``mentioning``
+        it (by default those of its package whose class headers name it)."""
         short = cls.qualname.rpartition(".")[2]
-        mentioning = self._modules_mentioning(cls.module, short) if search else []
+        if mentioning is None:
+            mentioning = self._modules_mentioning(cls.module, short) if search else []
         if not tests:
             mentioning = [name for name in mentioning if not self.resolver.project.is_test_code(name)]
         modules = [self.resolver.index.get(name) for name in mentioning]

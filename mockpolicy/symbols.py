@@ -119,6 +119,9 @@ class Value:
     function: FunctionNode | None = field(default=None, compare=False)
     owner: ClassInfo | None = field(default=None, compare=False)
     elements: tuple[Value, ...] | None = field(default=None, compare=False)  # a tuple's items
+    # An instance known only from an annotation (``-> BaseRequest``, ``x: C = None``,
+    # a parameter's type): the object may be of a subclass of ``cls``.
+    declared: bool = field(default=False, compare=False)
 
 
 UNKNOWN = Value(Kind.UNKNOWN)
