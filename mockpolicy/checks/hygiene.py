@@ -286,6 +286,8 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
                 continue  # stopped here, handed to a caller who stops it, or a base class may stop it
             if _stopped_by_a_sibling_method(context, keys):
                 continue  # a wrapper class with start() and stop(): whoever holds it stops it
+            if _patches_a_fresh_object(analysis, site):
+                continue  # only an object the same function just made: nothing later tests share
             if _in_a_module_function(context) and _test_classes_stop_all(analysis):
                 continue  # a helper of a module whose test classes stop every patcher on the way out
             later = _stopped_later(context, start, keys)
@@ -305,6 +307,28 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
                     "register it with addCleanup(patcher.stop), or use the patch as a context manager."
                 )
             yield analysis.finding(start, LEAKED_PATCHER.symbol, message, context.qualname)
+
+
+def _patches_a_fresh_object(analysis: Analysis, site: MockSite) -> bool:
+    """Whether ``site`` (``patch.object(txn, "commit")``) patches an attribute of
+    an object its own function made with a class of the project or its tests
+    (``txn = FakeTransaction()``, bound once) and stores nowhere but in local
+    names: each call patches a new object, which no later test sees
+    (ovsdbapp 3.0.0's ``TestingAPI.create_transaction``)."""
+    target = site.entry.argument(site.call, "target") if site.kind == "patch.object" else None
+    if not isinstance(target, ast.Name):
+        return False
+    owner = site.owner
+    made = owner.assigns.get(target.id, [])
+    if len(made) != 1 or not isinstance(made[0], ast.Call) or target.id in owner.params:
+        return False
+    if analysis.resolver.evaluate(made[0].func, analysis.module.scope(owner)).kind is not Kind.CLASS:
+        return False
+    return not any(  # ``self.txn = txn``, ``CACHE[k] = txn``: kept where later code finds it
+        isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == target.id
+        and any(not isinstance(t, ast.Name) for t in node.targets)
+        for node in own_nodes(owner.node)
+    ) if isinstance(owner.node, (ast.FunctionDef, ast.AsyncFunctionDef)) else False
 
 
 def _stopped_later(context: Context, start: ast.Call, keys: set[str]) -> int | None:

@@ -287,3 +287,29 @@ def test_unimports_its_own_import(tmp_path, monkeypatch):
     for name in list(sys.modules):
         if name.startswith("shopfp"):
             del sys.modules[name]  # [unrestored-sys-modules-mutation]
+
+
+class Transaction:
+    def commit(self):
+        return None
+
+
+class KeptTransactions:
+    kept = []
+
+
+def make_transaction():
+    made = Transaction()
+    mock.patch.object(made, "commit").start()  # a new object each call: no later test sees the patch
+    return made
+
+
+def make_kept_transaction():
+    made = Transaction()
+    mock.patch.object(made, "commit").start()  # [leaked-patcher]
+    KeptTransactions.kept = made
+    return made
+
+
+def test_transactions():
+    assert make_transaction() is not make_kept_transaction()
