@@ -16,7 +16,7 @@ from pathlib import Path
 from mockpolicy.bodies import defer_bodies
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
 from mockpolicy.functions import dotted_parts, is_none, unquoted, walk
-from mockpolicy.source import SourceError, decode_source, read_source
+from mockpolicy.source import SourceError, declares_namespace, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, callee_name, is_fixture
 
@@ -424,7 +424,7 @@ class ModuleIndex:
                     base = root.joinpath(*parts)
                     init = base / "__init__.py"
                     if init.is_file():
-                        result = (init, True)
+                        result = (None, True) if declares_namespace(init) else (init, True)
                         break
                     module = base.with_name(base.name + ".py")
                     if module.is_file():

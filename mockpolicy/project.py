@@ -22,7 +22,7 @@ from mockpolicy.errors import MockpolicyError
 from mockpolicy.printable import displayable_name
 from mockpolicy.rules import RULES_BY_SYMBOL
 from mockpolicy.selection import Selection, from_settings
-from mockpolicy.source import MAX_SOURCE_BYTES, SourceError, read_source
+from mockpolicy.source import MAX_SOURCE_BYTES, SourceError, declares_namespace, read_source
 from mockpolicy.vocabulary import callee_name
 
 if sys.version_info >= (3, 11):
@@ -490,7 +490,10 @@ def in_packages(module: str, names: frozenset[str]) -> bool:
 
 
 def _is_package_dir(path: Path) -> bool:
-    return path.is_dir() and (path / "__init__.py").is_file()
+    """A folder with an ``__init__.py`` that is not a namespace declaration
+    (``declares_namespace``: such a folder is a namespace package)."""
+    init = path / "__init__.py"
+    return path.is_dir() and init.is_file() and not declares_namespace(init)
 
 
 def _exists_as_module(name: str, source_roots: tuple[Path, ...]) -> bool:

@@ -782,11 +782,23 @@ class TestModule:
         node = owner.node
         if not isinstance(expr, ast.Name) or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return []
-        values = parametrized_values(node, expr.id) if expr.id in owner.params else None
+        values = parametrized_values(node, expr.id, self._module_list) if expr.id in owner.params else None
         if not values:
             return []
         found = [self.resolver.evaluate(value, Scope(self.info)) for value in values]
-        return [] if any(value.kind in (Kind.UNKNOWN, Kind.MISSING) for value in found) else found
+        if any(value.kind in (Kind.UNKNOWN, Kind.MISSING) for value in found):
+            return []
+        return list(dict.fromkeys(found))  # one per object (or name), in the mark's order
+
+    def _module_list(self, name: str) -> ast.expr | None:
+        """The literal list or tuple a module-level name of the test file is bound
+        to (``PARAMS = [(Client, "rest"), ...]``), for a ``parametrize`` mark
+        given it by name; rows appended at run time are not in it, so only a
+        patch's targets read it (some of them suffice), not a mock's answers."""
+        binding = self.info.bindings.get(name)
+        if binding is None or binding.kind != "value" or not isinstance(binding.value, (ast.List, ast.Tuple)):
+            return None
+        return binding.value
 
     def _parametrized_texts(self, expr: ast.expr, owner: Context, scope: Scope) -> list[str]:
         """The strings ``expr`` (a patch target read from one parameter,
@@ -801,7 +813,7 @@ class TestModule:
         if len(read) != 1:
             return []
         name = read.pop()
-        values = parametrized_values(node, name)
+        values = parametrized_values(node, name, self._module_list)
         if not values:
             return []
         texts: list[str] = []

@@ -51,6 +51,25 @@ def read_source(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
     return data
 
 
+# An ``__init__.py`` that only declares its package a namespace shared with
+# other distributions: ``__path__ = __import__("pkgutil").extend_path(__path__,
+# __name__)`` or ``pkg_resources.declare_namespace(__name__)`` (the Azure SDK's
+# ``azure/__init__.py``). Small: a real package's ``__init__`` is read as code.
+_NAMESPACE_DECLARATION = re.compile(rb"\bextend_path\s*\(|\bdeclare_namespace\s*\(")
+_NAMESPACE_INIT_BYTES = 4096
+
+
+def declares_namespace(init: Path) -> bool:
+    """Whether the ``__init__.py`` at ``init`` is a pkgutil- or pkg_resources-style
+    namespace declaration (a short file calling ``extend_path`` or
+    ``declare_namespace``): its package is shared, like a folder without one."""
+    try:
+        data = read_source(init, limit=_NAMESPACE_INIT_BYTES)
+    except SourceError:
+        return False
+    return _NAMESPACE_DECLARATION.search(data) is not None
+
+
 def file_size(path: Path) -> int:
     """The size of the file at ``path`` in bytes; 0 when it cannot be read
     (sharing work by size needs no error: reading the file reports it)."""

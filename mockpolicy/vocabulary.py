@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -370,10 +370,15 @@ EXPAND_DECORATOR = "expand"  # parameterized.expand([...]): each tuple spread ov
 FIXTURE_PARAMS_KEYWORD = "params"
 
 
-def parametrized_values(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
+def parametrized_values(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, name: str,
+    named_list: Callable[[str], ast.expr | None] | None = None,
+) -> list[ast.expr] | None:
     """Every value a ``@pytest.mark.parametrize`` mark of ``function`` gives its
     parameter ``name`` (``pytest.param(v, ...)`` read as ``v``); None when no
-    mark names it or its values cannot be listed (not a literal list or tuple)."""
+    mark names it or its values cannot be listed (not a literal list or tuple,
+    nor a name ``named_list`` gives one for: a module-level list of the test
+    file, whose rows appended at run time it may not hold)."""
     for decorator in function.decorator_list:
         if callee_name(decorator) != PARAMETRIZE_MARKER or not isinstance(decorator, ast.Call) or len(decorator.args) < 2:
             continue
@@ -386,6 +391,8 @@ def parametrized_values(function: ast.FunctionDef | ast.AsyncFunctionDef, name: 
             return None
         if name not in names:
             continue
+        if isinstance(values, ast.Name) and named_list is not None:
+            values = named_list(values.id) or values
         if not isinstance(values, (ast.List, ast.Tuple)):
             return None
         position = names.index(name)

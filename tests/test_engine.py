@@ -508,3 +508,36 @@ def test_findings_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
     finding = outputs.pop()
     assert "never takes `app.gates.place: except Busy`" in finding and "`app.gates.place: except Late`" in finding
     assert "except Broken" not in finding and "except Refused" not in finding
+
+
+def test_targets_other_distributions_install_are_not_missing(tmp_path: Path) -> None:
+    """A module of a pkgutil-style namespace the project shares (``azure.core``),
+    and a submodule of the project's package that its own code imports but
+    another distribution installs (``azure.identity.broker``), are not
+    reported missing; a misspelt submodule is."""
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'azure-identity'\n",
+        "azure/__init__.py": "__path__ = __import__('pkgutil').extend_path(__path__, __name__)\n",
+        "azure/identity/__init__.py": "",
+        "azure/identity/client.py": "from azure.core.policies import DecodePolicy\n",
+        "azure/identity/utils.py": (
+            "def broker():\n    try:\n        from azure.identity.broker import Credential\n"
+            "    except ImportError:\n        return None\n    return Credential\n"
+        ),
+        "tests/__init__.py": "",
+    })
+    test = tmp_path / "tests" / "test_x.py"
+    source = (
+        b"from unittest import mock\n\n\n"
+        b"def test_x():\n"
+        b"    with mock.patch('azure.identity.client.DecodePolicy', autospec=True):\n"
+        b"        pass\n"
+        b"    with mock.patch('azure.core.policies.DecodePolicy.decode', autospec=True):\n"
+        b"        pass\n"
+        b"    with mock.patch('azure.identity.broker.Credential', autospec=True):\n"
+        b"        pass\n"
+        b"    with mock.patch('azure.identity.brokr.Credential', autospec=True):\n"
+        b"        pass\n"
+    )
+    findings = Session().engine_for(test).analyse_source(str(test), source)
+    assert [(f.symbol, f.line) for f in findings if f.symbol == "mock-target-not-found"] == [("mock-target-not-found", 11)]

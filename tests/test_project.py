@@ -83,6 +83,18 @@ def test_members_of_a_shared_namespace_are_first_party_alone(tmp_path: Path) -> 
     ]
 
 
+def test_a_pkgutil_namespace_init_shares_its_package(tmp_path: Path) -> None:
+    """``azure/__init__.py`` extending ``__path__`` declares a namespace shared
+    with other distributions (azure-core): only the project's member is its own."""
+    declaration = "__path__ = __import__('pkgutil').extend_path(__path__, __name__)\n"
+    write_tree(tmp_path, {"azure/__init__.py": declaration, "azure/identity/__init__.py": "", "azure/identity/_x.py": ""})
+    project = load_project(tmp_path)
+    assert project.is_first_party("azure.identity._x")
+    assert not project.is_first_party("azure.core.pipeline") and not project.is_first_party("azure")
+    write_tree(tmp_path / "other", {"azure/__init__.py": "VERSION = 1\n", "azure/identity/__init__.py": ""})
+    assert load_project(tmp_path / "other").is_first_party("azure.core")  # an ordinary package: all of it
+
+
 def test_configured_first_party_wins(tmp_path: Path) -> None:
     files = {"pyproject.toml": "[project]\nname = 'a'\n[tool.mockpolicy]\nfirst-party = ['b', 'c']\n", "a/__init__.py": ""}
     assert detect(tmp_path, files) == {"b", "c"}

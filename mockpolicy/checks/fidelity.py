@@ -4,9 +4,12 @@ the real object's shape, and a patch must name something that exists."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
+from typing import cast
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
+from mockpolicy.deps import Deps
 from mockpolicy.findings import Finding
 from mockpolicy.resolve import BUILTIN_NAMES
 from mockpolicy.rules import MOCK_TARGET_NOT_FOUND, UNSPECCED_MOCK
@@ -155,6 +158,30 @@ def _filled_at_run_time(analysis: Analysis, site: MockSite, target: Target) -> b
     return bool(modules) and fills_itself(analysis, modules[-1])
 
 
+def _imported_by_the_project(analysis: Analysis, owner: str, name: str) -> bool:
+    """Whether ``owner.name`` is a submodule of a package of the project that
+    the project's own code imports (``from azure.identity.broker import
+    ...``, as a rule in a ``try`` for ``ImportError``): a module another
+    distribution installs into the package (azure-identity-broker), absent
+    here but not misspelt. Searched once per name per engine."""
+    located = analysis.resolver.index.locate(owner)
+    if located is None or not located[1]:
+        return False  # not a package of the project
+    dotted = f"{owner}.{name}"
+    memory = cast("dict[str, tuple[bool, Deps]]", analysis.memo.extra.setdefault("imported by the project", {}))
+
+    def search() -> bool:
+        spelled = re.escape(dotted)
+        statement = re.compile(rf"^[ \t]*(?:from[ \t]+{spelled}(?:\.[\w.]+)?[ \t]+import\b|import[ \t]+{spelled}\b)", re.M)
+        for path in analysis.resolver.project.code_under_test():
+            lines = analysis.memo.lines(path, keep=False)
+            if lines is not None and dotted in lines.text and statement.search(lines.text):
+                return True
+        return False
+
+    return analysis.memo.tracker.remembered(memory, dotted, search)
+
+
 def _given_a_spec_later(analysis: Analysis) -> set[int]:
     """The ids of the sites whose mock the tests give a spec by name
     (``mock_socket.mock_add_spec([...])`` on the mock a decorator handed in)."""
@@ -226,6 +253,8 @@ def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:
             continue  # the object may be of the subclass that has it
         if _filled_at_run_time(analysis, site, target):
             continue  # a registry adds the name to the module when the code runs
+        if _imported_by_the_project(analysis, owner, name):
+            continue  # a module another distribution installs into the package: absent here
         if not allowed_by and _expected_to_fail(site):
             continue  # inside pytest.raises/assertRaises: the test wants the patch to fail
         if allowed_by:

@@ -81,3 +81,13 @@ def test_a_library_module_a_parametrize_mark_gives(mocker, module):
 @pytest.mark.parametrize("method_name", ["save", "load"])
 def test_an_attribute_name_a_parametrize_mark_gives(mocker, method_name):
     mocker.patch.object(storage.Storage, method_name, autospec=True)  # [first-party-mock]
+
+
+STORAGE_CLASSES = [(storage.Storage, "memory"), (storage.SqlStorage, "sql")]
+STORAGE_CLASSES.append((storage.Storage, "spare"))  # a row added at run time: the literal still names some
+
+
+@pytest.mark.parametrize("storage_class, kind", STORAGE_CLASSES)
+def test_a_class_a_module_level_list_gives(mocker, storage_class, kind):
+    mocker.patch.object(storage_class, "load", autospec=True)  # [first-party-mock]
+    assert kind
