@@ -198,7 +198,10 @@ def _taken_by_siblings(
       exception only that arm raises, or spells a run of the arm's own words
       (a message it logs, prints or raises). Swift's
       ``test_validate_corrupted_file`` feeds a corrupt file to the real
-      ``RingBuilder.load`` and checks ``main``'s handler's message;
+      ``RingBuilder.load`` and checks ``main``'s handler's message. A test
+      reaching the caller through other functions (``runs_caller``) shows it
+      by a run of ``DISTINCT_TEXT`` characters of those words (taskflow's
+      ``flow_from_detail`` test expecting ``'^Could not import factory'``);
     - an ``if``/``else`` arm whose caller a sibling calls or reaches
       (``runs_caller``: ``Parser()`` runs ``Parser.__init__``) with the
       function left real (the sibling mocks nothing named like it, and no set-up,
@@ -227,7 +230,11 @@ def _taken_by_siblings(
     kept = []
     for held in withheld:
         caller = held.arm.caller.rpartition(".")[2]
-        if held.shows and any(caller in test.names and _shows_any(test, held.shows) for test in showing):
+        if held.shows and any(
+            _shows_any(test, held.shows, True) if caller in test.names
+            else _shows_any(test, held.shows, False) and runs_caller(analysis, test, held.arm.caller, function, words)
+            for test in showing
+        ):
             continue
         if held.arm.arm != "except" and (
             any(
@@ -339,19 +346,31 @@ def _is_test_function(context: Context) -> bool:
     return context.is_function and context.name.startswith(TEST_PREFIX)
 
 
-def _shows_any(test: Context, shows: frozenset[str]) -> bool:
-    """Whether ``test`` expects an exception named in ``shows``, or spells a run of its text."""
-    for call in test.calls:
-        if callee_name(call) in EXPECTING_CONTEXTS and call.args:
-            expected = call.args[0].elts if isinstance(call.args[0], ast.Tuple) else [call.args[0]]
-            if any(callee_name(e) in shows for e in expected):
-                return True
+def _shows_any(test: Context, shows: frozenset[str], names_the_caller: bool) -> bool:
+    """Whether ``test`` shows the arm ran: naming its caller, it expects an
+    exception named in ``shows`` or spells a run of the arm's text; reaching
+    it through other functions, it spells a run of ``DISTINCT_TEXT`` characters
+    or more (taskflow's ``'^Could not import factory'``, through
+    ``flow_from_detail``): an exception's name alone may come from elsewhere."""
+    if names_the_caller:
+        for call in test.calls:
+            if callee_name(call) in EXPECTING_CONTEXTS and call.args:
+                expected = call.args[0].elts if isinstance(call.args[0], ast.Tuple) else [call.args[0]]
+                if any(callee_name(e) in shows for e in expected):
+                    return True
     runs = [
-        run for node in ast.walk(test.node)
+        run.strip(_RUN_ENDS) for node in ast.walk(test.node)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) for run in text_runs(node.value)
     ]
-    texts = [shown for shown in shows if " " in shown]  # the runs of words, not the exceptions' names
-    return any(run in shown or shown in run for run in runs for shown in texts)
+    texts = [shown.strip(_RUN_ENDS) for shown in shows if " " in shown]  # the runs of words, not exceptions' names
+    least = 0 if names_the_caller else DISTINCT_TEXT
+    return any(
+        (run in shown or shown in run) and min(len(run), len(shown)) >= least for run in runs for shown in texts
+    )
+
+
+DISTINCT_TEXT = 16  # characters of an arm's own words a test spells, to show it ran without naming its caller
+_RUN_ENDS = " ^$:;,.!?'\""  # a regex's anchors and a sentence's punctuation around the words
 
 
 def _patched_in(analysis: Analysis, target: Target, function: Value) -> str | None:

@@ -187,3 +187,23 @@ class TestSetUpOnlyReferences(unittest.TestCase):
     def test_closed(self, is_open):
         self.assertIs(self.build, turnstile.Gatehouse)
         self.assertRaises(turnstile.TurnstileJammed, turnstile.Gatehouse, "x")
+
+
+class TestSiblingReachesTheCallerThroughAnother(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_badge", return_value="STAFF")
+    def test_badge(self, read):
+        self.assertEqual(turnstile.badge_of("x"), "STAFF")
+
+    def test_enter_without_a_badge(self):  # through enter; spells the arm's own words
+        with self.assertRaisesRegex(turnstile.TurnstileJammed, "^no badge on file for this name"):
+            turnstile.enter("")
+
+
+class TestSiblingReachesTheCallerSpellingTooLittle(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_badge", return_value="STAFF")  # [undocumented-partial-mock]
+    def test_badge(self, read):
+        self.assertEqual(turnstile.badge_of("x"), "STAFF")
+
+    def test_enter_without_a_badge(self):  # "no badge on" is too short to tell the arm by from afar
+        with self.assertRaisesRegex(turnstile.TurnstileJammed, "no badge on"):
+            turnstile.enter("")

@@ -105,3 +105,10 @@ class Session:
 
 def open_session():
     return Session()
+
+
+def read_badge(name):
+    """Read by turnstile.badge_of alone."""
+    if not name:
+        raise KeyError(name)
+    return "STAFF"
