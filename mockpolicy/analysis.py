@@ -200,6 +200,8 @@ class Analysis:
             self._replaced = {}
             decorated: dict[int, dict[int, ast.AST]] = {}  # id(context) -> id(decorator call) -> its definition
             for other in self.module.sites:
+                if other.spec_only:
+                    continue  # ``Mock(spec=Worker)`` makes a double and replaces nothing: ``Worker`` stays real
                 start, end = _active_lines(other, decorated)
                 for replaced in other.targets:
                     if not self._real_swap(other, replaced):

@@ -202,6 +202,8 @@ class Resolver:
         if kind is Kind.MODULE:
             return self._module_attribute(value.module, name)
         if kind is Kind.CLASS and value.cls is not None:
+            if name == "__bases__" and "__bases__" not in value.cls.members:
+                return self._bases(value.cls)
             return self._member(value.cls, name, instance=False)
         if kind is Kind.INSTANCE and value.cls is not None:
             return self._member(value.cls, name, instance=True)
@@ -211,6 +213,15 @@ class Resolver:
         if kind is Kind.MISSING:
             return MISSING
         return UNKNOWN
+
+    def _bases(self, cls: ClassInfo) -> Value:
+        """``Cls.__bases__``: a tuple of what its bases name, read where the class
+        statement is (``patch.object(GeventWorker.__bases__[0], "init_process")``)."""
+        scope = cls.bases_scope or self.module_scope(cls.module)
+        if scope is None or len(cls.bases) > MAX_TUPLE:
+            return Value(Kind.CONSTANT, qualname="builtins.tuple")
+        elements = tuple(self._evaluate(base, scope) for base in cls.bases)
+        return Value(Kind.CONSTANT, qualname="builtins.tuple", elements=elements)
 
     def _module_attribute(self, module: str, name: str) -> Value:
         info = self.index.get(module)

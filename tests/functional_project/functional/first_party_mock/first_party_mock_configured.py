@@ -56,3 +56,12 @@ class TestConfigured(unittest.TestCase):
 
         first()  # pylint: disable=no-value-for-parameter
         second()  # pylint: disable=no-value-for-parameter
+
+
+
+def test_a_double_made_from_a_class_leaves_the_class_real():
+    from shopfp.storage import Storage  # pylint: disable=import-outside-toplevel
+
+    double = mock.Mock(spec=Storage)
+    with mock.patch.object(Storage, "save"):  # [first-party-mock]
+        Storage.save(double, 1, 2)

@@ -91,3 +91,8 @@ STORAGE_CLASSES.append((storage.Storage, "spare"))  # a row added at run time: t
 def test_a_class_a_module_level_list_gives(mocker, storage_class, kind):
     mocker.patch.object(storage_class, "load", autospec=True)  # [first-party-mock]
     assert kind
+
+
+def test_a_base_named_through_dunder_bases(mocker):
+    mocker.patch.object(storage.SqlStorage.__bases__[0], "load", autospec=True)  # [first-party-mock]
+    mocker.patch.object(storage.SqlStorage.__bases__[5], "load", autospec=True)  # no such base: not read
