@@ -42,7 +42,10 @@ class Subclasses:
     def override(self, cls: ClassInfo, name: str, inherited: Value) -> bool:
         """Whether a known subclass of ``cls`` in the project has ``name`` as
         something other than ``inherited`` (its own override, or another base's)."""
-        for sub in self._subclasses(cls, None):
+        return self._any_overrides(self._subclasses(cls, None), name, inherited)
+
+    def _any_overrides(self, subclasses: Iterator[ClassInfo], name: str, inherited: Value) -> bool:
+        for sub in subclasses:
             found = self.resolver.attribute(Value(Kind.CLASS, module=sub.module, qualname=sub.qualname, cls=sub), name)
             if found.kind is not Kind.MISSING and (found.module, found.qualname) != (inherited.module, inherited.qualname):
                 return True
@@ -60,11 +63,7 @@ class Subclasses:
             module for source in (cls.module, test_file.name) for module in self._modules_mentioning(source, short)
             if module != test_file.name and project.is_test_code(module)
         ))
-        for sub in self._subclasses(cls, test_file, mentioning=mentioning):
-            found = self.resolver.attribute(Value(Kind.CLASS, module=sub.module, qualname=sub.qualname, cls=sub), name)
-            if found.kind is not Kind.MISSING and (found.module, found.qualname) != (inherited.module, inherited.qualname):
-                return True
-        return False
+        return self._any_overrides(self._subclasses(cls, test_file, mentioning=mentioning), name, inherited)
 
     def known(self, cls: ClassInfo, extra: ModuleInfo | None = None) -> list[ClassInfo]:
         """The known subclasses of ``cls`` (of the project, or of ``extra``, the
