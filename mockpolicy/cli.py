@@ -329,6 +329,7 @@ class Run:
     with_runtime: bool = False  # whether a runtime record was merged into ``findings``
     everything: str = ""  # for a shard: the digest of every file of the whole run (see mockpolicy.shards)
     selection: Selection = Selection(frozenset(RULES_BY_SYMBOL))  # the rules this run reports
+    skipped: tuple[str, ...] = ()  # files whose findings their ``# pylint: skip-file`` comment dropped
 
     def covers(self, relative: str) -> bool:
         """Whether a baseline entry's path lies in what this run looked at: a file
@@ -382,7 +383,7 @@ def _write_shard(run: Run, shard: tuple[int, int], args: argparse.Namespace, rep
     result = shards.ShardResult(
         shard[0], shard[1], run.everything, [project.relative(root) for root in run.roots],
         sorted(project.relative(path) for path in run.files), run.findings,
-        {"select": args.select, "ignore": args.ignore, "extend_select": args.extend_select},
+        {"select": args.select, "ignore": args.ignore, "extend_select": args.extend_select}, list(run.skipped),
     )
     report.write_text(result.dumps())
     return EXIT_OK
@@ -395,7 +396,7 @@ def _merge(args: argparse.Namespace, report: Report) -> int:
     options = result.options
     selection = project.selection.narrowed(options.get("select"), options.get("ignore") or [], options.get("extend_select") or [])
     run = Run(project, [project.root / root for root in result.roots], [project.root / name for name in result.files],
-              result.findings, selection=selection)
+              result.findings, selection=selection, skipped=tuple(result.skipped))
     return _check(run, report, args.no_baseline, args.allow_stale, args.base, STATIC_RULES)
 
 
@@ -424,7 +425,7 @@ def _filtered(run: Run, args: argparse.Namespace) -> Run:
             kept += findings
             continue
         kept += suppressions.unsuppressed(findings, data, Path(relative).stem)
-    return replace(run, findings=sorted(kept), selection=selection)
+    return replace(run, findings=sorted(kept), selection=selection, skipped=tuple(sorted(suppressions.skipped)))
 
 
 def coverage_findings(
@@ -493,12 +494,22 @@ def _check(
     files = len({f.path for f in findings})
     report.summary(
         f"Found {len(findings):,} finding{'s' if len(findings) != 1 else ''} in {files:,} file{'s' if files != 1 else ''} "
-        f"({len(run.findings) - len(findings):,} baselined, {len(stale):,} stale)."
+        f"({len(run.findings) - len(findings):,} baselined, {len(stale):,} stale)." + _skipped_note(run.skipped)
     )
     failed = bool(findings) or (bool(stale) and not allow_stale)
     if base is not None:
         failed = _ratchet(run, current, base) or failed
     return report.status(failed)
+
+
+def _skipped_note(skipped: Sequence[str]) -> str:
+    """The summary's note on files whose ``# pylint: skip-file`` comment dropped
+    their findings (as pylint skips them for the plugin): '' when none did."""
+    if not skipped:
+        return ""
+    shown = ", ".join(skipped[:3]) + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+    return (f" Not reported: the findings of {len(skipped):,} file{'s' if len(skipped) != 1 else ''} "
+            f"with '# pylint: skip-file' ({shown}).")
 
 
 def _judged(

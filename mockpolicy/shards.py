@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +72,13 @@ class ShardResult:
     files: list[str]
     findings: list[Finding]
     options: dict[str, Any]
+    skipped: list[str] = field(default_factory=list)  # files whose ``# pylint: skip-file`` dropped their findings
 
     def dumps(self) -> str:
         return json.dumps({
             "kind": KIND, "format": FORMAT, "version": __version__, "shard": [self.index, self.count],
             "everything": self.everything, "options": self.options, "roots": self.roots, "files": self.files,
-            "findings": [[getattr(f, name) for name in _FIELDS] for f in self.findings],
+            "findings": [[getattr(f, name) for name in _FIELDS] for f in self.findings], "skipped": self.skipped,
         }, sort_keys=True, separators=(",", ":")) + "\n"
 
 
@@ -101,7 +102,8 @@ def load(path: Path) -> ShardResult:
         index, count = data["shard"]
         findings = [Finding(**dict(zip(_FIELDS, row, strict=True))) for row in data["findings"]]
         result = ShardResult(int(index), int(count), str(data["everything"]), [str(r) for r in data["roots"]],
-                             [str(f) for f in data["files"]], findings, dict(data["options"]))
+                             [str(f) for f in data["files"]], findings, dict(data["options"]),
+                             [str(f) for f in data["skipped"]])
     except ShardError:
         raise
     except (KeyError, TypeError, ValueError):
@@ -131,4 +133,5 @@ def combined(paths: Sequence[Path]) -> ShardResult:
     if digest_of(files) != first.everything:
         raise ShardError("cannot merge: the shards' files are not the files of the run.")
     findings = sorted(finding for result in results for finding in result.findings)
-    return ShardResult(1, 1, first.everything, first.roots, files, findings, first.options)
+    skipped = sorted(name for result in results for name in result.skipped)
+    return ShardResult(1, 1, first.everything, first.roots, files, findings, first.options, skipped)

@@ -27,6 +27,7 @@ class Suppressions:
 
     def __init__(self) -> None:
         self._linter: PyLinter | None = None
+        self.skipped: list[str] = []  # files with findings whose ``# pylint: skip-file`` dropped them all
 
     def _ready(self) -> PyLinter:
         if self._linter is None:
@@ -58,6 +59,7 @@ class Suppressions:
             linter._ignore_file = False  # pylint keeps this flag private; `skip-file` sets it
             linter.process_tokens(pylint_utils.tokenize_module(node))
             if linter._ignore_file:
+                self.skipped.append(findings[0].path)
                 return []
             return [f for f in findings if linter.is_message_enabled(f.symbol, f.line)]
         except Exception:  # noqa: BLE001 - what pylint cannot read, it cannot suppress either

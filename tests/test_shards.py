@@ -34,6 +34,8 @@ def suite(app_project: Path) -> Path:
     write_tree(app_project / "tests", {
         "helpers/test_gone.py": "def test_nothing():\n    pass\n",  # its entries go stale
         "test_new.py": "from unittest import mock\n\n\ndef test_new():\n    mock.patch('app.jobs.run').start()\n",
+        # its findings are dropped, and the summary says so
+        "test_skipped.py": MOCKING.format(n="s").replace("\n    from", "\n    # pylint: skip-file\n    from", 1),
     })
     return app_project
 
@@ -63,6 +65,10 @@ def test_merged_shards_report_what_one_run_reports(suite: Path, options: list[st
     same(mockpolicy_in_process("merge", *reversed(results), *options, cwd=suite), single)
     if not options:
         assert "stale: " in single.stderr and "first-party-mock" in single.stdout
+        assert single.stdout.rstrip().endswith(
+            "Not reported: the findings of 1 file with '# pylint: skip-file' (tests/test_skipped.py)."
+        )
+        assert "test_skipped.py:" not in single.stdout
 
 
 def test_selection_is_applied_by_the_shards_and_judged_by_merge(suite: Path) -> None:
@@ -74,7 +80,7 @@ def test_shards_are_disjoint_complete_contiguous_and_balanced_by_size(suite: Pat
     results = sharded(suite, 3)
     files = [json.loads(Path(r).read_text(encoding="utf-8"))["files"] for r in results]
     every = sorted(name for names in files for name in names)
-    assert len(every) == len(set(every)) == 10
+    assert len(every) == len(set(every)) == 11
     assert [name for names in files for name in names] == every  # runs of neighbours, in path order
     sizes = [sum((suite / name).stat().st_size for name in names) for names in files]
     largest = max((suite / name).stat().st_size for name in every)
