@@ -202,6 +202,12 @@ class _Summarizer:
         self, target: ast.expr, value: ast.expr, lineno: int, table: dict[str, Binding], conditional: bool
     ) -> None:
         if isinstance(target, ast.Name):
+            previous = table.get(target.id)
+            if previous is not None and any(
+                isinstance(node, ast.Name) and node.id == target.id for node in walk(value)
+            ):  # ``utcnow = partial(utcnow, with_tz=False)``: the value reads what the name held
+                self._bind(table, target.id, Binding("value", lineno, value=value, previous=previous), conditional)
+                return
             self._bind(table, target.id, Binding("value", lineno, value=value), conditional)
         elif isinstance(target, (ast.Tuple, ast.List)):
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):

@@ -24,6 +24,7 @@ from mockpolicy.functions import (
     decorator_names,
     dotted_parts,
     function_facts,
+    is_none,
     unquoted,
 )
 from mockpolicy.index import ModuleIndex, absolute_import, instance_of_declared, local_class
@@ -266,9 +267,24 @@ class Resolver:
         if binding.kind == "value" and binding.declared is not None:
             value = self._evaluate(binding.declared, Scope(scope.module))
             return dataclasses.replace(value, declared=True) if value.kind is Kind.INSTANCE else value
+        if binding.kind == "value" and binding.value is not None and binding.previous is not None:
+            return self._evaluate(binding.value, self._reading_previous(binding.previous, scope, qualname, owner))
         if binding.kind == "value" and binding.value is not None:
             return self._evaluate(binding.value, scope)
         return UNKNOWN
+
+    def _reading_previous(self, previous: Binding, scope: Scope, qualname: str, owner: ClassInfo | None) -> Scope:
+        """``scope`` where the name ``qualname`` ends with gives what ``previous``
+        bound it to: ``utcnow = partial(utcnow, ...)`` wraps the imported ``utcnow``."""
+        name = qualname.rpartition(".")[2]
+        outer = scope.local
+
+        def lookup(looked_up: str) -> Value | None:
+            if looked_up == name:
+                return self._binding(previous, Scope(scope.module), qualname, owner)
+            return outer(looked_up) if outer is not None else None
+
+        return Scope(scope.module, lookup, scope.narrow)
 
     def _decorated(self, function: FunctionNode, scope: Scope, qualname: str, owner: ClassInfo | None) -> Value:
         """A decorated def is what its decorators return. Most decorators wrap the
@@ -1047,6 +1063,8 @@ class _FunctionNames:
         resolver = self.resolver
         scope = Scope(self.module, self.lookup, self.narrowed)
         values = facts.assigns.get(name) or facts.entered.get(name)
+        if values is not None and len(values) == 2 and name not in facts.entered and sum(map(is_none, values)) == 1:
+            values = [value for value in values if not is_none(value)]  # ``app = None`` first, a placeholder
         if values is not None:
             if len(values) != 1 or (name in facts.assigns and name in facts.entered):
                 return UNKNOWN

@@ -36,6 +36,9 @@ class Binding:
     # an import in a ``try`` whose ``except ImportError:`` binds the name again:
     # what the name holds when the imported module is absent
     fallback: Binding | None = None
+    # a value reading the name it is bound to (``utcnow = partial(utcnow, with_tz=False)``):
+    # what the name held before, which that read gives
+    previous: Binding | None = None
 
 
 @dataclass(eq=False)
