@@ -177,6 +177,9 @@ class _Summarizer:
             self._block(stmt.body, table, cls, conditional)
         if cls is None and not info.has_getattr and _rewrites_namespace(stmt):
             info.has_getattr = True
+        if cls is None:
+            for changed in _classes_set_on(stmt, table):
+                changed.dynamic = True  # ``setattr(Authenticator, old_name, shim)``: names added at run time
 
     def _handler(
         self, handler: ast.ExceptHandler, guarded: ast.stmt, table: dict[str, Binding], cls: ClassInfo | None
@@ -344,6 +347,22 @@ def _import_words(source: bytes) -> frozenset[str]:
             elif open_list and b")" in line:
                 open_list = False
     return frozenset(words)
+
+
+def _classes_set_on(stmt: ast.stmt, table: dict[str, Binding]) -> list[ClassInfo]:
+    """The classes of the module that a top-level statement (not a definition)
+    gives attributes with ``setattr`` (jupyterhub's deprecated method names,
+    set on ``Authenticator`` in a loop)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+        return []
+    found: list[ClassInfo] = []
+    for node in walk(stmt):
+        if isinstance(node, ast.Call) and callee_name(node) == "setattr" and node.args \
+                and isinstance(node.args[0], ast.Name):
+            binding = table.get(node.args[0].id)
+            if binding is not None and binding.kind == "class" and binding.cls is not None:
+                found.append(binding.cls)
+    return found
 
 
 def _rewrites_namespace(stmt: ast.stmt) -> bool:
