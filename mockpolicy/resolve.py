@@ -25,6 +25,7 @@ from mockpolicy.functions import (
     dotted_parts,
     function_facts,
     is_none,
+    own_nodes,
     unquoted,
 )
 from mockpolicy.index import ModuleIndex, absolute_import, instance_of_declared, local_class
@@ -1050,6 +1051,29 @@ class _FunctionNames:
                 return value if value.kind is Kind.CLASS and value.cls is not None else None
         return None
 
+    def _made_for_a_cache(self, name: str, values: list[ast.expr]) -> list[ast.expr] | None:
+        """``[made]`` when ``name`` is read from a cache and, failing that, made
+        and put in it: ``bot = _bots.get(key)``, then ``bot = make_bot()`` and
+        ``_bots[key] = bot`` (python-telegram-bot's ``default_bot`` fixture).
+        The cache holds only what this function made, so the name is that."""
+        looked_up: ast.expr | None = None
+        cache = ""
+        for value in values:
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get" \
+                    and isinstance(value.func.value, ast.Name):
+                if looked_up is not None:
+                    return None
+                looked_up, cache = value, value.func.value.id
+        if looked_up is None:
+            return None
+        filled = any(
+            isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == name
+            and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == cache
+                    for t in node.targets)
+            for node in own_nodes(self.function)
+        )
+        return [value for value in values if value is not looked_up] if filled else None
+
     def lookup(self, name: str) -> Value | None:
         facts = self._facts
         if facts is None:
@@ -1063,8 +1087,11 @@ class _FunctionNames:
         resolver = self.resolver
         scope = Scope(self.module, self.lookup, self.narrowed)
         values = facts.assigns.get(name) or facts.entered.get(name)
-        if values is not None and len(values) == 2 and name not in facts.entered and sum(map(is_none, values)) == 1:
-            values = [value for value in values if not is_none(value)]  # ``app = None`` first, a placeholder
+        if values is not None and len(values) == 2 and name not in facts.entered:
+            if sum(map(is_none, values)) == 1:
+                values = [value for value in values if not is_none(value)]  # ``app = None`` first, a placeholder
+            else:
+                values = self._made_for_a_cache(name, values) or values
         if values is not None:
             if len(values) != 1 or (name in facts.assigns and name in facts.entered):
                 return UNKNOWN
