@@ -180,12 +180,13 @@ def asserted_types(body: list[ast.stmt]) -> dict[str, tuple[ast.expr, bool]]:
 
 def rebound_attributes(body: list[ast.stmt]) -> dict[str, tuple[ast.expr, bool]]:
     """``{"self.client": (Client, True)}`` for a test that sets an attribute
-    once among its own statements to an object it makes (``self.client =
-    Client(conf)``): the test holds that object there, whatever its set-up
-    put in the attribute before. An attribute set twice narrows nothing."""
+    once among its own statements (the body of a loop of it included) to an
+    object it makes (``self.client = Client(conf)``): the test
+    holds that object there, whatever its set-up put in the attribute before.
+    An attribute set twice narrows nothing."""
     found: dict[str, tuple[ast.expr, bool]] = {}
     seen: set[str] = set()
-    for statement in body:
+    for statement in _unconditional_statements(body):
         if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
             continue
         parts = dotted_parts(statement.targets[0])
@@ -199,6 +200,19 @@ def rebound_attributes(body: list[ast.stmt]) -> dict[str, tuple[ast.expr, bool]]
             found[key] = (value.func, True)
         seen.add(key)
     return found
+
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _unconditional_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """``body``'s statements, and those of the loops in it (a branch of an
+    ``if`` or a ``try`` arm may not run; what a ``with`` block makes may be
+    made under the patch it enters)."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, _LOOPS):
+            yield from _unconditional_statements(statement.body)
 
 
 def facts_from_statements(

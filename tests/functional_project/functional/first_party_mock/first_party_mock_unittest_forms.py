@@ -105,3 +105,21 @@ class TestRebindsWhatItsSetUpMade(unittest.TestCase):
         self.store = Holder(Storage())
         with mock.patch.object(self.store, "held"):
             pass
+
+    def test_rebound_in_a_loop(self):
+        for total in (1, 2):
+            self.store = Storage()
+            with mock.patch.object(self.store, "save"):  # [first-party-mock]
+                self.store.save(1, total)
+
+    def test_rebound_in_a_with_block_narrows_nothing(self):
+        with mock.patch.object(Storage, "__init__", return_value=None):  # [first-party-mock]
+            self.store = Storage()  # made while a patch is in force
+        with mock.patch.object(self.store, "save"):
+            pass
+
+    def test_rebound_in_a_branch_narrows_nothing(self):
+        if self.store:
+            self.store = Storage()
+        with mock.patch.object(self.store, "held"):
+            pass
