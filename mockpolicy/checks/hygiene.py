@@ -322,13 +322,15 @@ def _patches_a_fresh_object(analysis: Analysis, site: MockSite) -> bool:
     made = owner.assigns.get(target.id, [])
     if len(made) != 1 or not isinstance(made[0], ast.Call) or target.id in owner.params:
         return False
+    if not isinstance(owner.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
     if analysis.resolver.evaluate(made[0].func, analysis.module.scope(owner)).kind is not Kind.CLASS:
         return False
     return not any(  # ``self.txn = txn``, ``CACHE[k] = txn``: kept where later code finds it
         isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == target.id
         and any(not isinstance(t, ast.Name) for t in node.targets)
         for node in own_nodes(owner.node)
-    ) if isinstance(owner.node, (ast.FunctionDef, ast.AsyncFunctionDef)) else False
+    )
 
 
 def _stopped_later(context: Context, start: ast.Call, keys: set[str]) -> int | None:
@@ -1166,6 +1168,7 @@ def _restored_later(
     global (``_resets_the_global``); None if none."""
     text, line = ast.unparse(target), getattr(node, "lineno", 0)
     base, attribute = ast.unparse(target.value), target.attr
+    module = _module_of(analysis, target, scope)
     for statement in context.statements:
         if statement.lineno <= line:
             continue
@@ -1173,7 +1176,7 @@ def _restored_later(
             if _puts_back(context, statement, target, line) or _changes_nothing(analysis, statement, target, scope):
                 return statement.lineno
     for call in context.calls:
-        if call.lineno > line and _resets_the_global(analysis, call.func, target, scope):
+        if call.lineno > line and _resets_the_global(analysis, call.func, module, attribute, scope):
             return call.lineno
         if call.lineno > line and callee_name(call) == "setattr" and len(call.args) == 3:
             named = call.args[1]
@@ -2020,6 +2023,7 @@ def _restores_attribute(
 ) -> bool:
     text = ast.unparse(target)
     base, attribute = ast.unparse(target.value), target.attr
+    module = _module_of(analysis, target, scope)
     for region in [*visible.nodes, *visible.registered, *_managers_cleanup(analysis, visible, scope, node)]:
         for child in ast.walk(region):
             if isinstance(child, (ast.Assign, ast.AugAssign, ast.Delete)):  # put back, or an added name taken away
@@ -2039,27 +2043,30 @@ def _restores_attribute(
             if isinstance(child, ast.Call) and callee_name(child) in MODULE_RELOADERS and child.args \
                     and _same_module(analysis, child.args[0], target.value, scope):
                 return True  # reloading the module runs its body again: every name it binds is put back
-            if isinstance(child, ast.Call) and _resets_the_global(analysis, child.func, target, scope):
+            if isinstance(child, ast.Call) and _resets_the_global(analysis, child.func, module, attribute, scope):
                 return True
-        if region in visible.registered and _resets_the_global(analysis, region, target, scope):
+        if region in visible.registered and _resets_the_global(analysis, region, module, attribute, scope):
             return True  # ``self.addCleanup(recorder.reset_collector)``
     return False
 
 
-def _resets_the_global(analysis: Analysis, callee: ast.expr, target: ast.Attribute, scope: Scope) -> bool:
-    """Whether ``callee`` is a function of the module ``target`` belongs to
-    that sets the global ``target`` names (``recorder.reset_collector()``,
-    whose body does ``global _collector; _collector = None``): calling it
-    puts the module's name back."""
-    if not isinstance(callee, (ast.Name, ast.Attribute)) or not isinstance(target.value, (ast.Name, ast.Attribute)):
+def _module_of(analysis: Analysis, target: ast.Attribute, scope: Scope) -> str | None:
+    """The module whose global ``target`` (``recorder._collector``) names, if it names one."""
+    if not isinstance(target.value, (ast.Name, ast.Attribute)):
+        return None
+    owner = analysis.resolver.evaluate(target.value, scope)
+    return owner.module if owner.kind is Kind.MODULE else None
+
+
+def _resets_the_global(analysis: Analysis, callee: ast.expr, module: str | None, name: str, scope: Scope) -> bool:
+    """Whether ``callee`` is a function of ``module`` that sets its global
+    ``name`` (``recorder.reset_collector()``, whose body does ``global
+    _collector; _collector = None``): calling it puts the module's name back."""
+    if module is None or not isinstance(callee, (ast.Name, ast.Attribute)):
         return False
-    resolver = analysis.resolver
-    owner = resolver.evaluate(target.value, scope)
-    if owner.kind is not Kind.MODULE:
-        return False
-    function = resolver.evaluate(callee, scope)
-    return function.kind is Kind.FUNCTION and function.module == owner.module and function.owner is None \
-        and function.function is not None and _assigns_global(function.function, target.attr)
+    function = analysis.resolver.evaluate(callee, scope)
+    return function.kind is Kind.FUNCTION and function.module == module and function.owner is None \
+        and function.function is not None and _assigns_global(function.function, name)
 
 
 def _unpacked(targets: list[ast.expr]) -> list[ast.expr]:
