@@ -358,11 +358,10 @@ def _shows_any(test: Context, shows: frozenset[str], names_the_caller: bool) -> 
                 expected = call.args[0].elts if isinstance(call.args[0], ast.Tuple) else [call.args[0]]
                 if any(callee_name(e) in shows for e in expected):
                     return True
-    runs = [
-        run.strip(_RUN_ENDS) for node in ast.walk(test.node)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) for run in text_runs(node.value)
-    ]
     texts = [shown.strip(_RUN_ENDS) for shown in shows if " " in shown]  # the runs of words, not exceptions' names
+    if not texts:
+        return False
+    runs = [run.strip(_RUN_ENDS) for string in test.strings for run in text_runs(string)]
     least = 0 if names_the_caller else DISTINCT_TEXT
     return any(
         (run in shown or shown in run) and min(len(run), len(shown)) >= least for run in runs for shown in texts

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from mockpolicy.fixtures import Fixtures
 from mockpolicy.functions import (
@@ -186,6 +187,13 @@ class Context:
     @property
     def name(self) -> str:
         return self.qualname.rpartition(".")[2]
+
+    @cached_property
+    def strings(self) -> tuple[str, ...]:
+        """The string constants anywhere in its node, nested definitions included."""
+        return tuple(
+            node.value for node in walk(self.node) if type(node) is ast.Constant and isinstance(node.value, str)
+        )
 
     @property
     def is_function(self) -> bool:
