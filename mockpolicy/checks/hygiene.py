@@ -627,6 +627,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     continue
                 if _state_reset_by_autouse(analysis, target, scope) or _module_globals_put_back(analysis, target, scope):
                     continue
+                if _put_back_by_a_fixture_elsewhere(analysis, context, target, scope):
+                    continue
                 restored = _restored_later(analysis, context, node, target, scope)
                 if restored is not None:
                     message = (
@@ -1261,6 +1263,57 @@ def _state_reset_by_autouse(analysis: Analysis, target: ast.Attribute, scope: Sc
                         if (owner.kind, owner.module, owner.qualname) == (base.kind, base.module, base.qualname):
                             return True
     return False
+
+
+def _put_back_by_a_fixture_elsewhere(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether a per-test fixture the test gets from a conftest file or plugin
+    (autouse, or requested by a parameter of the test) assigns the same
+    attribute of the same object on its way out (after its ``yield``, in a
+    ``finally``, or in a project function it calls there): stripe's conftest
+    ``setup_stripe`` saves ``stripe.api_key`` and assigns it back after its
+    ``yield``. Another module spells the object its own way, so it is
+    compared by what it resolves to."""
+    module = analysis.module
+    if module.fixtures is None or module.directory is None:
+        return False
+    resolver = analysis.resolver
+    base = resolver.evaluate(target.value, scope)
+    if base.kind not in (Kind.CLASS, Kind.MODULE) or not base.qualname:
+        return False
+    fixtures = list(module.fixtures.autouse(module.info, module.directory))
+    if isinstance(context.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        for argument in context.node.args.args:
+            found = module.fixtures.find(argument.arg, module.info, module.directory)
+            if found is not None:
+                fixtures.append(found)
+    for fixture, info in fixtures:
+        if not _per_test(fixture):
+            continue
+        for region, home in _cleanup_with_callees(analysis, fixture, info):
+            region_scope = Scope(home)
+            for node in ast.walk(region):
+                assigned = _attributes_put(node)
+                if any(
+                    name == target.attr and _same_object(resolver.evaluate(owner, region_scope), base)
+                    for owner, name in assigned
+                ):
+                    return True
+    return False
+
+
+def _attributes_put(node: ast.AST) -> list[tuple[ast.expr, str]]:
+    """(object, attribute name) for each attribute ``node`` assigns:
+    ``obj.name = ...`` or ``setattr(obj, "name", ...)``."""
+    if isinstance(node, ast.Assign):
+        return [(t.value, t.attr) for t in _unpacked(node.targets) if isinstance(t, ast.Attribute)]
+    if isinstance(node, ast.Call) and callee_name(node) == "setattr" and len(node.args) > 1 \
+            and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return [(node.args[0], node.args[1].value)]
+    return []
+
+
+def _same_object(value: Value, other: Value) -> bool:
+    return (value.kind, value.module, value.qualname) == (other.kind, other.module, other.qualname)
 
 
 def _bound_in_a_nested_function(outer: ast.AST, node: ast.AST, target: ast.Attribute) -> bool:
