@@ -1622,7 +1622,9 @@ def _checks_before(analysis: Analysis, caller: Caller, mocked: frozenset[str]) -
     function of its module, its class or a module it imports that may fail on
     its own (``_may_raise_after`` from its start): a guard such as
     ironic-inspector's ``ironic.check_provision_state(node)``, raising for a
-    state it does not allow. A test running the caller without expecting a
+    state it does not allow, or one passing a failure on from a handler
+    (freezer's ``_create_tempdir``: ``try: mkdtemp() except: ... raise``, the
+    guard ``_conditional_calls`` reads when it is written in the caller). A test running the caller without expecting a
     failure checks that guard's decision; one the test mocks (a function of
     ``mocked``) does not run, so decides nothing."""
     first = min((call.lineno, call.col_offset) for call in caller.calls)
@@ -1634,11 +1636,21 @@ def _checks_before(analysis: Analysis, caller: Caller, mocked: frozenset[str]) -
             continue
         callee = found.function
         done = reading_once(callee)
-        fails = _may_raise_after(callee, [_START])
+        fails = _may_raise_after(callee, [_START]) or _passes_a_failure_on(callee)
         done()
         if fails:
             return True
     return False
+
+
+def _passes_a_failure_on(function: FunctionNode) -> bool:
+    """Whether ``function``'s own code has a ``try`` with a handler ending in
+    ``raise``: it fails when what it tries fails."""
+    return any(
+        isinstance(node, ast.Try) and any(handler.body and isinstance(handler.body[-1], ast.Raise)
+                                          for handler in node.handlers)
+        for node in own_nodes(function)
+    )
 
 
 _START = ast.Call(func=ast.Name(id=""), args=[], keywords=[], lineno=0, col_offset=-1)  # before any node

@@ -1,6 +1,7 @@
 """A test making a mock raise checks that the code copes with the failure,
 and one running code that may raise on what the mock gave checks that the
-code did not, as does one whose code first calls a check that may raise,
+code did not, as does one whose code first calls a check that may raise
+(or that passes a failure on from a handler),
 and one expecting another number of arguments than the code passes, or a
 value it derives itself from its own (``verb.upper()``), or a constant of
 its class the code had to pick; so does one whose code leaves early on
@@ -113,6 +114,12 @@ def test_patch_verb():
     with mock.patch.object(adapter, "request") as request:  # [first-party-mock]
         adapter.patch("u")
         request.assert_called_once_with("u", mock.ANY)  # [tautological-mock-assertion]
+
+
+def test_resume_journaled(mocker):
+    write = mocker.patch("shopfp.healing.write")  # [first-party-mock]
+    healing.resume_journaled("a")  # _journal passes a failure of read_names on
+    write.assert_called_once()
 
 
 def test_resume_with_the_check_mocked(mocker):

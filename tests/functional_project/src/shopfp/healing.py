@@ -44,6 +44,19 @@ def resume_quietly(name, state):
     write(name, 3)
 
 
+def _journal(name):
+    try:
+        return read_names(name)
+    except LookupError:
+        print("no journal for", name)
+        raise
+
+
+def resume_journaled(name):
+    _journal(name)
+    write(name, 4)
+
+
 class Healer:
     def write(self, name, total):
         return name, total
