@@ -349,6 +349,9 @@ class Resolver:
             return found
         if name.startswith("__") and name.endswith("__"):
             return external(f"builtins.object.{name}")
+        private = self._private_member(cls, name, instance)
+        if private is not None:
+            return private
         if instance and cls.fallback is not None:
             provided = cls.fallback(name)
             if provided is not None:
@@ -359,6 +362,29 @@ class Resolver:
                 return hosted
         # An instance may get attributes anywhere (fixtures, other methods); a class may not.
         return UNKNOWN if instance or cls.dynamic else MISSING
+
+    def _private_member(self, cls: ClassInfo, name: str, instance: bool) -> Value | None:
+        """``_Owner__name``: the private ``__name`` that the class statement of
+        ``Owner`` (``cls`` or a project base of it) binds, which Python stores
+        under that mangled name (msal's ``patch.object(ManagedIdentityClient,
+        "_ManagedIdentityClient__instance", ...)``)."""
+        if not name.startswith("_") or name.startswith("__") or name.endswith("__"):
+            return None
+        for owner in self.project_lineage(cls):
+            stripped = owner.qualname.rpartition(".")[2].lstrip("_")
+            prefix = "_" + stripped
+            private = name[len(prefix):]
+            if not stripped:
+                continue  # a class named only with underscores mangles nothing
+            if not name.startswith(prefix) or not private.startswith("__") or private == "__":
+                continue
+            if instance:
+                bound = self._instance_attribute(owner, private, set())
+                if bound is not None:
+                    return bound
+            if private in owner.members:  # its own: a base's is under the base's name
+                return self._class_lookup(owner, private, set(), instance, origin=cls)
+        return None
 
     def _hosted(self, cls: ClassInfo, name: str) -> Value | None:
         """``self.name`` in a method of the mixin ``cls`` (``is_mixin``): what

@@ -138,3 +138,15 @@ def test_a_name_set_on_the_class_at_run_time():
         pass
     with mock.patch.object(Storage, "hello", autospec=True):  # [mock-target-not-found]
         pass
+
+
+from shopfp import hosts  # noqa: E402
+
+
+def test_private_names_are_mangled():
+    with mock.patch.object(hosts.HostClient, "_HostClient__instance", "h"):  # stored under that name
+        pass
+    with mock.patch.object(hosts.HostClient, "_Base__port", 8080):  # a base's private name, its own mangling
+        pass
+    with mock.patch.object(hosts.HostClient, "_HostClient__port", 8080):  # [mock-target-not-found]
+        pass
