@@ -345,6 +345,10 @@ class Resolver:
             if bound is not None:
                 return bound
         found = self._class_lookup(cls, name, set(), instance, origin=cls)
+        if instance and found is not None and found.kind is Kind.UNKNOWN and not name.startswith("__"):
+            made = self._made_by_getattr(cls)
+            if made is not None:
+                return made
         if found is not None:
             return found
         if name.startswith("__") and name.endswith("__"):
@@ -362,6 +366,25 @@ class Resolver:
                 return hosted
         # An instance may get attributes anywhere (fixtures, other methods); a class may not.
         return UNKNOWN if instance or cls.dynamic else MISSING
+
+    def _made_by_getattr(self, cls: ClassInfo) -> Value | None:
+        """What any attribute the instance lacks is, when a project class of
+        ``cls``'s lineage defines ``__getattr__`` and every one of its returns
+        gives one function of the project (zaqar's ``Pipeline.__getattr__``
+        makes a ``consumer`` closure for each name); None when it returns
+        anything else (``getattr(self._client, name)`` hands the read on)."""
+        for owner in self.project_lineage(cls):
+            binding = owner.members.get("__getattr__")
+            if binding is None:
+                continue
+            module = self.index.get(owner.module)
+            if binding.kind != "def" or binding.function is None or module is None:
+                return None
+            made = self.function_result(binding.function, module, cls)
+            if made.kind is Kind.FUNCTION and made.function is not None and self.is_first_party(made):
+                return made
+            return None
+        return None
 
     def _private_member(self, cls: ClassInfo, name: str, instance: bool) -> Value | None:
         """``_Owner__name``: the private ``__name`` that the class statement of
@@ -1026,6 +1049,15 @@ class _FunctionNames:
         self._facts: FunctionFacts | None = None
         self._classes: dict[str, Value] = {}
 
+    def _qualname(self) -> str:
+        """The function's dotted name: in the class of ``owner``'s project
+        lineage that defines it, for a method."""
+        if self.owner is not None:
+            for cls in self.resolver.project_lineage(self.owner):
+                if any(binding.function is self.function for binding in cls.members.values()):
+                    return f"{cls.module}.{cls.qualname}.{self.function.name}"
+        return f"{self.module.name}.{self.function.name}"
+
     def _local_class(self, name: str, node: ast.ClassDef) -> Value:
         """A class defined in this function: its bases are read with the
         function's names, through names of their own (this object holds the
@@ -1149,7 +1181,7 @@ class _FunctionNames:
             local = facts.functions[name]
             if local.decorator_list:
                 return UNKNOWN  # what a decorator makes of a closure is not followed
-            qualname = f"{self.module.name}.{self.function.name}.<locals>.{name}"
+            qualname = f"{self._qualname()}.<locals>.{name}"
             return Value(Kind.FUNCTION, module=self.module.name, qualname=qualname, function=local)
         if name in facts.imports:
             level, dotted = facts.imports[name]
