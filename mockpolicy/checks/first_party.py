@@ -46,17 +46,37 @@ def is_inert(site: MockSite) -> bool:
     where = site.owner
     if any(key.startswith("self.") for key in keys) and where.parent is not None:
         where = where.parent
-    for node in ast.walk(where.node):
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    nodes = list(ast.walk(where.node))
+    # where the test puts the double (``self.controller._queue_ctrl = m``): configuring it there configures it
+    placed = {
+        ast.unparse(target) for node in nodes if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+        and node.value.id in keys for target in node.targets if isinstance(target, ast.Attribute)
+    }
+    for node in nodes:
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             if any(
-                isinstance(t, (ast.Attribute, ast.Subscript)) and root_key(t) in keys for t in targets
+                isinstance(t, (ast.Attribute, ast.Subscript)) and (root_key(t) in keys or _hangs_from(t.value, placed))
+                for t in targets
             ):
                 return False
         elif isinstance(node, ast.Attribute) and node.attr in MOCK_USE_ATTRIBUTES:
-            if root_key(node.value) in keys:
+            if root_key(node.value) in keys or _hangs_from(node.value, placed):
                 return False
     return True
+
+
+def _hangs_from(expr: ast.expr, places: set[str]) -> bool:
+    """Whether ``expr`` is one of ``places`` or an attribute or item of one."""
+    if not places:
+        return False
+    while True:
+        if ast.unparse(expr) in places:
+            return True
+        if isinstance(expr, (ast.Attribute, ast.Subscript)):
+            expr = expr.value
+        else:
+            return False
 
 
 def _boundary_objects(analysis: Analysis, targets: list[Target]) -> set[str] | None:

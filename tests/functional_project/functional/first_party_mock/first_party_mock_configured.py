@@ -65,3 +65,22 @@ def test_a_double_made_from_a_class_leaves_the_class_real():
     double = mock.Mock(spec=Storage)
     with mock.patch.object(Storage, "save"):  # [first-party-mock]
         Storage.save(double, 1, 2)
+
+
+class TestDoublePutInPlace(unittest.TestCase):
+    """A spec'd double put into the object under test is configured where it
+    was put (zaqar's ``self.controller._queue_ctrl = m``, then ``del
+    self.controller._queue_ctrl._get_counter``): no inert collaborator."""
+
+    def setUp(self):
+        self.runner = options.Service()
+
+    def test_configured_where_it_was_put(self):
+        double = mock.MagicMock(options.Service)  # [first-party-mock]
+        self.runner.store = double
+        del self.runner.store.save
+
+    def test_put_in_place_and_left_alone(self):
+        double = mock.MagicMock(options.Service)
+        self.runner.store = double
+        assert self.runner is not None
