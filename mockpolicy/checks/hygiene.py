@@ -1591,19 +1591,24 @@ def _installed_by_the_test(context: Context, cleanups: "_Cleanups", target: ast.
 
 def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
     """Whether a set-up method of the test's class or of a project base class
-    assigns the same attribute: then every test starts from that value. For a
+    assigns the same attribute: then every test starts from that value. A
+    set-up's own assignment is reset so only by a base class's set-up, or when
+    its class has no tests (a base class of the suite's test cases). For a
     mixin (``Resolver.is_mixin``), every known class combining it must
     (Django's ``ExceptionReportTestMixin``, combined with ``SimpleTestCase``
     subclasses whose ``_pre_setup`` empties ``mail.outbox``)."""
     owner = context.parent
     if owner is None or owner.class_info is None:
         return False
+    set_up = context.name in SETUP_NAMES
+    if set_up and not any(child.is_function and child.name.startswith(TEST_PREFIX) for child in owner.children):
+        return True  # a base class's set-up: it puts the value in place before every test built on it
     resolver = analysis.resolver
     base = resolver.evaluate(target.value, scope)
     if base.kind is Kind.UNKNOWN:
         return False
-    if _set_up_assigns(resolver, owner.class_info, target.attr, base):
-        return True
+    if _set_up_assigns(resolver, owner.class_info, target.attr, base, own=not set_up):
+        return True  # (a set-up's own assignment counts only when a base class's set-up assigns it again)
     if not resolver.is_mixin(owner.class_info):
         return False
     hosts = [
@@ -1613,9 +1618,9 @@ def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribu
     return bool(hosts) and all(_set_up_assigns(resolver, host, target.attr, base) for host in hosts)
 
 
-def _set_up_assigns(resolver: Resolver, cls: ClassInfo, attribute: str, base: Value) -> bool:
-    """Whether a set-up method of ``cls`` or of a class above it assigns
-    ``attribute`` of the object ``base``."""
+def _set_up_assigns(resolver: Resolver, cls: ClassInfo, attribute: str, base: Value, own: bool = True) -> bool:
+    """Whether a set-up method of ``cls`` (unless not ``own``) or of a class
+    above it assigns ``attribute`` of the object ``base``."""
     pending, seen = [cls], set()
     while pending:
         cls = pending.pop()
@@ -1625,7 +1630,7 @@ def _set_up_assigns(resolver: Resolver, cls: ClassInfo, attribute: str, base: Va
         info = resolver.index.get(cls.module)
         if info is None:
             continue
-        for name in SETUP_NAMES:
+        for name in SETUP_NAMES if own or len(seen) > 1 else ():
             binding = cls.members.get(name)
             if binding is None or binding.function is None:
                 continue
