@@ -471,17 +471,15 @@ def _findings(root: Path, *args: str) -> set[tuple[int, str]]:
 def test_check_merges_the_record(tmp_path: Path) -> None:
     root = _project(tmp_path, MERGED)
     static = _findings(root)
-    assert static == {
-        (15, "first-party-mock"), (16, "leaked-patcher"),
-        (21, "unrestored-environ-mutation"), (26, "unrestored-attribute-assignment"),
+    assert static == {  # the conftest's mail.REGISTRY = saved_registry after its yield is read statically too
+        (15, "first-party-mock"), (16, "leaked-patcher"), (21, "unrestored-environ-mutation"),
         (31, "first-party-mock"), (31, "undocumented-partial-mock"), (37, "unrestored-attribute-assignment"),
     }
     assert _pytest(root, "--mockpolicy-record").returncode == 0
     merged = _findings(root, "--runtime", ".mockpolicy/runtime.json")
     assert merged == (static | {(9, "first-party-mock"), (36, "test-pollution")}) - {
         (16, "leaked-patcher"),  # stopped by the conftest's teardown
-        (21, "unrestored-environ-mutation"),  # put back by the conftest
-        (26, "unrestored-attribute-assignment"),  # put back by the conftest
+        (21, "unrestored-environ-mutation"),  # put back by the conftest, through a helper the engine does not follow
         (31, "undocumented-partial-mock"),  # never called
     }
     text = mockpolicy_in_process("check", "--no-baseline", "--runtime", ".mockpolicy/runtime.json", cwd=root).stdout
