@@ -268,7 +268,7 @@ class Analysis:
             return isinstance(effect, ast.Name) and self._calls_the_original(site, target, effect.id)
         if self._spying_double(site, replacement):
             return True
-        if is_none(replacement) and target.value.kind is Kind.INSTANCE and self._placeholder(target):
+        if is_none(replacement) and target.value.kind in (Kind.INSTANCE, Kind.FUNCTION) and self._placeholder(target):
             return True
         scope = self.module.scope(site.owner)
         value = self.resolver.evaluate(replacement, scope)
@@ -359,11 +359,16 @@ class Analysis:
 
     def _placeholder(self, target: Target) -> bool:
         """Whether ``target`` names a module-level ``X = None`` that the code
-        fills in later (``X: C = None``, or under ``global X``): None is its
-        real first state, so putting None back fakes nothing."""
+        fills in later (``X: C = None``, or under ``global X`` with a call or a
+        name it imports): None is its real first state, so putting None back
+        fakes nothing."""
         module, _, name = target.text.rpartition(".")
         if target.base is not None and target.base.kind is Kind.MODULE:
             module = target.base.module
+        info = self.resolver.index.get(module) if module else None
+        own = info.bindings.get(name) if info is not None else None
+        if own is not None and own.kind == "import" and is_none(own.value):
+            return True  # filled with a name its filler imports: the import stands for what it holds later
         found = self.resolver.definition(f"{module}.{name}") if module else None
         return found is not None and found[0].declared is not None and is_none(found[0].value)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mockpolicy.bodies import defer_bodies
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
-from mockpolicy.functions import dotted_parts, is_none, unquoted, walk
+from mockpolicy.functions import dotted_parts, import_bindings, is_none, unquoted, walk
 from mockpolicy.source import SourceError, declares_namespace, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, callee_name, is_fixture
@@ -64,7 +64,9 @@ class _Summarizer:
     def _filled_placeholders(self, tree: ast.Module) -> None:
         """A module-level ``X = None`` that one top-level function fills under
         ``global X`` with a call (``_CLIENT = Client()``, made on first use)
-        holds what that call makes once filled in, as a declared ``X: C = None`` does."""
+        holds what that call makes once filled in, as a declared ``X: C = None``
+        does; filled with a name the function imports (click's ``_getchar =
+        f`` after ``from ._impl import getchar as f``), it holds what that names."""
         bindings = self.info.bindings
         placeholders = {
             name for name, binding in bindings.items()
@@ -73,6 +75,7 @@ class _Summarizer:
         if not placeholders:
             return
         fills: dict[str, list[ast.expr]] = {}
+        imported: dict[int, str] = {}  # id(fill) -> the dotted name a fill the function imports names
         for function in tree.body:
             if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -82,13 +85,24 @@ class _Summarizer:
             } & placeholders
             if not declared:
                 continue
-            for node in walk(function):
+            nodes = walk(function)
+            local_imports = {
+                bound: absolute_import(self.info.name, self.info.is_package, level, dotted)
+                for node in nodes if isinstance(node, (ast.Import, ast.ImportFrom))
+                for bound, level, dotted in import_bindings(node)
+            }
+            for node in nodes:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     if node.targets[0].id in declared and not is_none(node.value):
                         fills.setdefault(node.targets[0].id, []).append(node.value)
+                        if isinstance(node.value, ast.Name) and node.value.id in local_imports:
+                            imported[id(node.value)] = local_imports[node.value.id]
         for name, values in fills.items():
             if len(values) == 1 and isinstance(values[0], ast.Call):
                 bindings[name] = dataclasses.replace(bindings[name], declared=values[0])
+            elif len(values) == 1 and id(values[0]) in imported:  # click's ``_getchar = f`` after ``from ._impl import getchar as f``
+                placeholder = bindings[name]  # (its None stays its value: putting None back fakes nothing)
+                bindings[name] = Binding("import", placeholder.lineno, imported[id(values[0])], value=placeholder.value)
 
     def _bind(self, table: dict[str, Binding], name: str, binding: Binding, conditional: bool) -> None:
         if conditional and name in table:

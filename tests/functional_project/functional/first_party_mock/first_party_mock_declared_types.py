@@ -135,6 +135,8 @@ def test_globals_filled_on_first_use(mocker):
     mocker.patch("shopfp.sessions._POOL", None)  # back to its first state: nothing faked
     mocker.patch.object(sessions, "current_pool", None)
     mocker.patch.object(sessions, "_POOL", 0)  # [first-party-mock]
+    mocker.patch.object(sessions, "_RUNNER", lambda order_id: None)  # [first-party-mock]
+    mocker.patch.object(sessions, "_RUNNER", None)  # back to its first state: nothing faked
 
 
 from shopfp.db import api as db_api  # noqa: E402

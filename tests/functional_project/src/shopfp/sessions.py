@@ -90,6 +90,18 @@ def shared_pool():
     return _POOL
 
 
+_RUNNER = None  # filled with a function it imports on first use
+
+
+def run_shared(order_id):
+    global _RUNNER
+    if _RUNNER is None:
+        from shopfp.jobs import run as runner  # pylint: disable=import-outside-toplevel
+
+        _RUNNER = runner
+    return _RUNNER(order_id)
+
+
 def other_spare():
     global _SPARE
     _SPARE = MemoryStorage()
