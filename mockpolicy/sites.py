@@ -730,11 +730,18 @@ class TestModule:
                 texts = [*self._parametrized_texts(target, owner, scope)] or texts
             for text in texts:
                 add_dotted(text, argument("new"))
+        elif kind == "patch.object" and (rows := self._parametrized_rows(argument("target"), argument("attribute"), owner)):
+            obj = argument("target")
+            assert obj is not None
+            for one, spelt in rows:  # each row of the mark patches its own object's own attribute
+                site.targets.append(Target(f"{_source(obj)}.{spelt}", resolver.attribute(one, spelt), argument("new"), one))
         elif kind == "patch.object":
             attribute = argument("attribute")
             attribute_names: list[str | None] = [const(attribute)]
             if attribute_names[0] is None and isinstance(attribute, ast.Name):  # a name a parametrize mark gives
                 attribute_names = [value.const for value in self._parametrized_objects(attribute, owner)] or attribute_names
+            elif attribute_names[0] is None and attribute is not None:  # spelt from one (``f"_{operation}"``)
+                attribute_names = [*self._parametrized_texts(attribute, owner, scope)] or attribute_names
             for attribute_name in attribute_names:
                 add_attribute(argument("target"), attribute_name, argument("new"))
         elif kind == "patch.multiple":
@@ -797,6 +804,31 @@ class TestModule:
         if any(value.kind in (Kind.UNKNOWN, Kind.MISSING) for value in found):
             return []
         return list(dict.fromkeys(found))  # one per object (or name), in the mark's order
+
+    def _parametrized_rows(
+        self, obj: ast.expr | None, attribute: ast.expr | None, owner: Context,
+    ) -> list[tuple[Value, str]]:
+        """(object, attribute name) for each row of the mark that gives both
+        ``patch.object(obj, attribute)`` arguments as parameters of the test
+        (ddt's ``@data([Cls, "sync", ...], ...)`` with ``@unpack``), rows alike
+        once; empty when they are not both such parameters or a row cannot be read."""
+        node = owner.node
+        if not (isinstance(obj, ast.Name) and isinstance(attribute, ast.Name)) or obj.id == attribute.id \
+                or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or not {obj.id, attribute.id} <= set(owner.params):
+            return []
+        objects = parametrized_values(node, obj.id, self._module_list)
+        names = parametrized_values(node, attribute.id, self._module_list)
+        if not objects or not names or len(objects) != len(names):
+            return []
+        rows: dict[tuple[str, str, str], tuple[Value, str]] = {}
+        for object_expr, name_expr in zip(objects, names):
+            value = self.resolver.evaluate(object_expr, Scope(self.info))
+            if value.kind in (Kind.UNKNOWN, Kind.MISSING) or not isinstance(name_expr, ast.Constant) \
+                    or not isinstance(name_expr.value, str):
+                return []
+            rows.setdefault((value.module, value.qualname, name_expr.value), (value, name_expr.value))
+        return list(rows.values())
 
     def _module_list(self, name: str) -> ast.expr | None:
         """The literal list or tuple a module-level name of the test file is bound

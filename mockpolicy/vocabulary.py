@@ -374,11 +374,15 @@ def parametrized_values(
     function: ast.FunctionDef | ast.AsyncFunctionDef, name: str,
     named_list: Callable[[str], ast.expr | None] | None = None,
 ) -> list[ast.expr] | None:
-    """Every value a ``@pytest.mark.parametrize`` mark of ``function`` gives its
+    """Every value a ``@pytest.mark.parametrize`` mark (or ddt's ``@data``,
+    ``_ddt_values``) of ``function`` gives its
     parameter ``name`` (``pytest.param(v, ...)`` read as ``v``); None when no
     mark names it or its values cannot be listed (not a literal list or tuple,
     nor a name ``named_list`` gives one for: a module-level list of the test
     file, whose rows appended at run time it may not hold)."""
+    ddt = _ddt_values(function, name)
+    if ddt is not None:
+        return ddt
     for decorator in function.decorator_list:
         if callee_name(decorator) != PARAMETRIZE_MARKER or not isinstance(decorator, ast.Call) or len(decorator.args) < 2:
             continue
@@ -407,3 +411,52 @@ def parametrized_values(
             found.append(item)
         return found
     return None
+
+
+DDT_DATA = "data"  # ddt's ``@ddt.data(*values)``: one test per value
+DDT_UNPACK = "unpack"  # ``@ddt.unpack``: each value is spread over the parameters
+
+
+def _ddt_values(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
+    """Every value ddt's ``@ddt.data(...)`` gives the test method's parameter
+    ``name``: the whole value to its first parameter, or with ``@ddt.unpack``
+    the item at the parameter's place of a tuple or list, or the value under
+    its name of a dict; None when no such mark applies or a value cannot be
+    read (a starred argument, a value of another shape)."""
+    marks = {_ddt_mark(d): d for d in function.decorator_list}
+    data = marks.get(DDT_DATA)
+    if not isinstance(data, ast.Call) or any(isinstance(a, ast.Starred) for a in data.args) or data.keywords:
+        return None
+    unpack = DDT_UNPACK in marks
+    parameters = [a.arg for a in [*function.args.posonlyargs, *function.args.args]][1:]  # after ``self``
+    if name not in parameters:
+        return None
+    position = parameters.index(name)
+    found: list[ast.expr] = []
+    for item in data.args:
+        if not unpack:
+            if position != 0:
+                return None
+            found.append(item)
+        elif isinstance(item, (ast.Tuple, ast.List)) and len(item.elts) > position:
+            found.append(item.elts[position])
+        elif isinstance(item, ast.Dict):
+            value = next((v for k, v in zip(item.keys, item.values)
+                          if isinstance(k, ast.Constant) and k.value == name), None)
+            if value is None:
+                return None
+            found.append(value)
+        else:
+            return None
+    return found
+
+
+def _ddt_mark(decorator: ast.expr) -> str:
+    """``"data"`` or ``"unpack"`` for ddt's marks as tests spell them
+    (``@ddt.data(...)``, ``@data(...)`` imported from ddt), else ``""``."""
+    func = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "ddt":
+        return func.attr if func.attr in (DDT_DATA, DDT_UNPACK) else ""
+    if isinstance(func, ast.Name) and func.id in (DDT_DATA, DDT_UNPACK):
+        return func.id
+    return ""
