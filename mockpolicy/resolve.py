@@ -637,7 +637,7 @@ class Resolver:
         ]
         if known and all(_same(known[0], other) or known[0].const == other.const is not None for other in known[1:]):
             return known[0]
-        return Value(Kind.CONSTANT, qualname="builtins.boolop") if known else UNKNOWN
+        return Value(Kind.CONSTANT, qualname=_EITHER) if known else UNKNOWN
 
     def _fold_fstring(self, expr: ast.JoinedStr, scope: Scope) -> Value:
         pieces: list[str] = []
@@ -973,7 +973,8 @@ class Resolver:
             first = values[0]
             if all(_same(first, other) for other in values[1:]):
                 value = first
-        if value.kind in (Kind.UNKNOWN, Kind.EXTERNAL) and function.returns is not None and results:
+        if (value.kind in (Kind.UNKNOWN, Kind.EXTERNAL) or value.qualname == _EITHER) and function.returns is not None \
+                and results:  # (``conn or self._new_conn()`` whose operands disagree: urllib3's ``_get_conn``)
             declared = self._declared_result(function.returns, module, yielded)
             if declared is not None:
                 return declared
@@ -983,8 +984,9 @@ class Resolver:
         """An instance of the project class the return annotation declares
         (``-> Client``, ``-> Client | None``; for what a generator yields,
         ``-> Iterator[Path]`` or ``Generator[Path, None, None]``), when the
-        results themselves say nothing sure: paths disagree, or give an outside
-        object (``Path(d).resolve()`` typed by the library as its own class)."""
+        results themselves say nothing sure: paths disagree (the operands of an
+        ``or`` too), or give an outside object (``Path(d).resolve()`` typed by
+        the library as its own class)."""
         parsed = unquoted(annotation)
         if parsed is None:
             return None
@@ -1027,6 +1029,7 @@ class Resolver:
 
 
 _YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable"})
+_EITHER = "builtins.boolop"  # ``a or b`` whose operands disagree: one of them, which is not known
 
 
 class _FunctionNames:

@@ -170,3 +170,12 @@ def test_a_handler_is_no_logger(mocker):
 
 def test_a_cast_to_the_base_of_what_is_made(mocker):
     mocker.patch.object(logs.STORE, "vacuum", autospec=True)  # [first-party-mock]
+
+
+from shopfp.pooling import Pool  # noqa: E402
+
+
+def test_either_operand_decided_by_the_annotation(mocker):
+    pool = Pool()
+    mocker.patch.object(pool.get_conn(), "close")  # [first-party-mock]
+    mocker.patch.object(pool.get_untyped(), "close")  # a queued item or a new one: not told
