@@ -33,6 +33,22 @@ def _catches_import_error(caught: ast.expr | None) -> bool:
     return any((dotted_parts(name) or [""])[-1] in _IMPORT_ERROR_CATCHERS for name in names)
 
 
+def _import_failed(test: ast.expr, table: dict[str, Binding]) -> bool:
+    """Whether ``test`` (``not ssl``, ``ssl is None``) holds only when the
+    optional import of that name failed: the module imports it in a ``try``
+    whose ``except ImportError:`` binds it to None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        name = test.operand
+    elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) \
+            and is_none(test.comparators[0]):
+        name = test.left
+    else:
+        return False
+    binding = table.get(name.id) if isinstance(name, ast.Name) else None
+    return binding is not None and binding.kind == "import" and binding.fallback is not None \
+        and binding.fallback.kind == "value" and is_none(binding.fallback.value)
+
+
 def absolute_import(module: str, is_package: bool, level: int, name: str | None) -> str:
     """The absolute dotted name of a (possibly relative) import in ``module``."""
     if level == 0:
@@ -173,6 +189,12 @@ class _Summarizer:
                 self._bind(table, stmt.target.id, Binding("unknown", stmt.lineno), conditional)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             self._bind(table, stmt.target.id, Binding("unknown", stmt.lineno), conditional)
+        elif isinstance(stmt, ast.If) and cls is None and _import_failed(stmt.test, table):
+            bound: dict[str, Binding] = {}  # ``if not ssl: HTTPSConnection = DummyConnection``: the module's
+            self._block(stmt.body, bound, cls, True)  # stand-ins when an optional import failed; its names stay
+            for name, binding in bound.items():
+                table.setdefault(name, binding)
+            self._block(stmt.orelse, table, cls, True)
         elif isinstance(stmt, ast.If):
             typing_only = _is_type_checking(stmt.test)
             self._typing_only += typing_only

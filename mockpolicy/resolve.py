@@ -1029,7 +1029,20 @@ class Resolver:
 
 
 _YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable"})
-_EITHER = "builtins.boolop"  # ``a or b`` whose operands disagree: one of them, which is not known
+_EITHER = "builtins.boolop"
+
+
+def _one_maker(values: list[ast.expr]) -> bool:
+    """Whether every value a local is bound to is a call of one callee spelt
+    alike (urllib3's ``conn = pool._get_conn()`` once per pool, nova's
+    ``drvr = libvirt_driver.LibvirtDriver(...)`` twice): the local holds the
+    same kind of object whichever binding reaches a line. Strings and other
+    values bound twice spell different things, so are not read so."""
+    first = values[0]
+    if not isinstance(first, ast.Call):
+        return False
+    spelt = ast.dump(first.func)
+    return all(isinstance(value, ast.Call) and ast.dump(value.func) == spelt for value in values[1:])  # ``a or b`` whose operands disagree: one of them, which is not known
 
 
 class _FunctionNames:
@@ -1153,6 +1166,10 @@ class _FunctionNames:
                 values = [value for value in values if not is_none(value)]  # ``app = None`` first, a placeholder
             else:
                 values = self._made_for_a_cache(name, values) or values
+        if values is not None and len(values) > 1 and _one_maker(values) and not (
+            name in facts.assigns and name in facts.entered
+        ):
+            values = values[:1]  # bound each time by a call of the same callee: one kind of object
         if values is not None:
             if len(values) != 1 or (name in facts.assigns and name in facts.entered):
                 return UNKNOWN

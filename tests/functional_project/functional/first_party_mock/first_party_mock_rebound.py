@@ -1,68 +1,31 @@
-"""A name bound again to a value that reads it (``utcnow = partial(utcnow,
-...)``) wraps what it held before; a local first bound to a ``None``
-placeholder, then to one object, is that object, and so is one read from a
-cache that only the same function fills with what it makes."""
-# pylint: disable=missing-docstring,import-error,redefined-outer-name
+"""A class the module binds again only when an optional import failed is the
+class it defines; a local a test binds several times to objects alike is
+that object (one string bound twice spells two targets: not told)."""
+# pylint: disable=missing-docstring,import-error
 from unittest import mock
 
-import pytest
-
-from shopfp import clock
+from shopfp.secure import Connection, SecureConnection
 
 
-def test_a_partial_of_the_name_it_is_bound_to():
-    with mock.patch.object(clock.Expiring, "now", lambda: 0):  # [first-party-mock]
-        assert clock.Expiring().renew() == 0
+def test_the_class_when_the_import_works():
+    conn = SecureConnection()
+    with mock.patch.object(conn, "open_socket", autospec=True):  # [first-party-mock]
+        conn.connect()
 
 
-@pytest.fixture
-def expiring():
-    made = None
-    made = clock.Expiring()
-    yield made
+def test_a_local_bound_twice():
+    conn = Connection("a")
+    with mock.patch.object(conn, "open_socket", autospec=True):  # [first-party-mock]
+        conn.connect()
+    conn = Connection("b")
+    with mock.patch.object(conn, "open_socket", autospec=True):  # [first-party-mock]
+        conn.connect()
 
 
-@pytest.fixture
-def maybe_expiring(request):
-    made = None
-    if request.param:
-        made = clock.Expiring()
-    made = made or request.param
-    yield made
-
-
-def test_a_placeholder_then_the_object(expiring, monkeypatch):
-    monkeypatch.setattr(expiring, "renew", lambda: 0)  # [first-party-mock]
-
-
-def test_bound_more_often(maybe_expiring, monkeypatch):
-    monkeypatch.setattr(maybe_expiring, "renew", lambda: 0)  # three bindings: not read
-
-
-_KEPT = {}
-_ELSEWHERE = {}
-
-
-@pytest.fixture
-def kept_expiring():
-    made = _KEPT.get("one")
-    if made is None:
-        made = clock.Expiring()
-        _KEPT["one"] = made  # the cache holds only what this fixture makes
-    return made
-
-
-@pytest.fixture
-def found_expiring():
-    made = _ELSEWHERE.get("one")
-    if made is None:
-        made = clock.Expiring()
-    return made
-
-
-def test_an_object_kept_in_a_cache(kept_expiring, monkeypatch):
-    monkeypatch.setattr(kept_expiring, "renew", lambda: 0)  # [first-party-mock]
-
-
-def test_an_object_from_a_cache_filled_elsewhere(found_expiring, monkeypatch):
-    monkeypatch.setattr(found_expiring, "renew", lambda: 0)  # what _ELSEWHERE holds is not known
+def test_a_string_bound_twice():
+    name = "shopfp.secure.Connection.open_socket"
+    with mock.patch(name, autospec=True):
+        pass
+    name = "shopfp.secure.Connection.connect"
+    with mock.patch(name, autospec=True):
+        pass
