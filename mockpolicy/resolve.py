@@ -1029,7 +1029,7 @@ class Resolver:
 
 
 _YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable"})
-_EITHER = "builtins.boolop"
+_EITHER = "builtins.boolop"  # ``a or b`` whose operands disagree: one of them, which is not known
 
 
 def _one_maker(values: list[ast.expr]) -> bool:
@@ -1042,7 +1042,7 @@ def _one_maker(values: list[ast.expr]) -> bool:
     if not isinstance(first, ast.Call):
         return False
     spelt = ast.dump(first.func)
-    return all(isinstance(value, ast.Call) and ast.dump(value.func) == spelt for value in values[1:])  # ``a or b`` whose operands disagree: one of them, which is not known
+    return all(isinstance(value, ast.Call) and ast.dump(value.func) == spelt for value in values[1:])
 
 
 class _FunctionNames:
