@@ -395,10 +395,10 @@ class Resolver:
             return None
         for owner in self.project_lineage(cls):
             stripped = owner.qualname.rpartition(".")[2].lstrip("_")
-            prefix = "_" + stripped
-            private = name[len(prefix):]
             if not stripped:
                 continue  # a class named only with underscores mangles nothing
+            prefix = "_" + stripped
+            private = name[len(prefix):]
             if not name.startswith(prefix) or not private.startswith("__") or private == "__":
                 continue
             if instance:
