@@ -1003,10 +1003,13 @@ class Resolver:
 
     def _entered(self, expr: ast.expr, scope: Scope) -> Value:
         """The value ``with expr as name`` (or ``async with``) binds to ``name``:
-        what a ``@contextmanager`` function yields, or what ``__enter__`` returns
+        the argument of ``contextlib.closing``/``nullcontext``, what a
+        ``@contextmanager`` function yields, or what ``__enter__`` returns
         (what an ``async def __aenter__`` returns when awaited)."""
         if isinstance(expr, ast.Call):
             func = self._evaluate(expr.func, scope)
+            if func.kind is Kind.EXTERNAL and func.qualname in _HANDING_BACK and len(expr.args) == 1:
+                return self._evaluate(expr.args[0], scope)  # ``with closing(pool._new_conn()) as conn``
             if func.kind is Kind.FUNCTION and func.function is not None:
                 if decorator_names(func.function) & CONTEXT_MANAGER_DECORATORS:
                     info = self.index.get(func.module)
@@ -1029,6 +1032,7 @@ class Resolver:
 
 
 _YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable"})
+_HANDING_BACK = frozenset({"contextlib.closing", "contextlib.nullcontext"})  # entered, they give their argument
 _EITHER = "builtins.boolop"  # ``a or b`` whose operands disagree: one of them, which is not known
 
 

@@ -1,7 +1,9 @@
 """A class the module binds again only when an optional import failed is the
 class it defines; a local a test binds several times to objects alike is
-that object (one string bound twice spells two targets: not told)."""
+that object (one string bound twice spells two targets: not told); what
+``contextlib.closing`` enters is its argument."""
 # pylint: disable=missing-docstring,import-error
+import contextlib
 from unittest import mock
 
 from shopfp.secure import Connection, SecureConnection
@@ -29,3 +31,9 @@ def test_a_string_bound_twice():
     name = "shopfp.secure.Connection.connect"
     with mock.patch(name, autospec=True):
         pass
+
+
+def test_entered_through_closing():
+    with contextlib.closing(Connection("c")) as conn:
+        with mock.patch.object(conn, "open_socket", autospec=True):  # [first-party-mock]
+            conn.connect()
