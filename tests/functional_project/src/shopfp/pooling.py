@@ -17,18 +17,16 @@ class Pool:
     def _new_conn(self) -> Conn:
         return Conn()
 
-    def get_conn(self) -> Conn:
+    def _queued(self):
         conn = None
         try:
             conn = self.idle.get(block=False)
         except queue.Empty:
             pass
-        return conn or self._new_conn()
+        return conn
+
+    def get_conn(self) -> Conn:
+        return self._queued() or self._new_conn()
 
     def get_untyped(self):
-        conn = None
-        try:
-            conn = self.idle.get(block=False)
-        except queue.Empty:
-            pass
-        return conn or self._new_conn()
+        return self._queued() or self._new_conn()
