@@ -1251,17 +1251,8 @@ def _state_reset_by_autouse(analysis: Analysis, target: ast.Attribute, scope: Sc
     for fixture, info in module.fixtures.autouse(module.info, module.directory):
         if not _per_test(fixture) or not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fixture)):
             continue
-        for region, home in _cleanup_with_callees(analysis, fixture, info):
-            region_scope: Scope | None = None
-            for node in ast.walk(region):
-                if not isinstance(node, ast.Assign):
-                    continue
-                for assigned in node.targets:
-                    if isinstance(assigned, ast.Attribute):
-                        region_scope = region_scope or Scope(home)
-                        owner = resolver.evaluate(assigned.value, region_scope)
-                        if (owner.kind, owner.module, owner.qualname) == (base.kind, base.module, base.qualname):
-                            return True
+        if _cleanup_assigns(analysis, fixture, info, base, None):
+            return True
     return False
 
 
@@ -1286,18 +1277,24 @@ def _put_back_by_a_fixture_elsewhere(analysis: Analysis, context: Context, targe
             found = module.fixtures.find(argument.arg, module.info, module.directory)
             if found is not None:
                 fixtures.append(found)
-    for fixture, info in fixtures:
-        if not _per_test(fixture):
-            continue
-        for region, home in _cleanup_with_callees(analysis, fixture, info):
-            region_scope = Scope(home)
-            for node in ast.walk(region):
-                assigned = _attributes_put(node)
-                if any(
-                    name == target.attr and _same_object(resolver.evaluate(owner, region_scope), base)
-                    for owner, name in assigned
-                ):
-                    return True
+    return any(_per_test(fixture) and _cleanup_assigns(analysis, fixture, info, base, target.attr)
+               for fixture, info in fixtures)
+
+
+def _cleanup_assigns(
+    analysis: Analysis, fixture: FunctionNode, info: ModuleInfo, base: Value, attribute: str | None,
+) -> bool:
+    """Whether ``fixture``'s way out (``_cleanup_with_callees``) assigns
+    ``attribute`` (any attribute, when None) of the object ``base``."""
+    resolver = analysis.resolver
+    for region, home in _cleanup_with_callees(analysis, fixture, info):
+        scope = Scope(home)
+        for node in ast.walk(region):
+            if any(
+                (attribute is None or name == attribute) and _same_object(resolver.evaluate(owner, scope), base)
+                for owner, name in _attributes_put(node)
+            ):
+                return True
     return False
 
 
