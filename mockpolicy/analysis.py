@@ -43,6 +43,7 @@ class Memo:
     def __init__(self, tracker: Tracker | None = None) -> None:
         self.tracker = tracker or Tracker()
         self._sources: dict[Path, Lines | None] = {}
+        self._digests: dict[Path, str] = {}  # of the bytes ``lines`` read
         self._passed_over: set[Path] = set()  # read once and not kept (``lines(keep=False)``)
         self._outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
         # What ``mockpolicy.telling`` reads once per engine: the project's source
@@ -64,12 +65,17 @@ class Memo:
             self.tracker.observe(dep, UNREADABLE)
         else:
             found = Lines(data.decode("utf-8", errors="replace"))
-            self.tracker.observe(dep, digest(data))
+            self._digests[path] = digest(data)
+            self.tracker.observe(dep, self._digests[path])
         if keep or found is None:
             self._sources[path] = found
         else:
             self._passed_over.add(path)
         return found
+
+    def digest(self, path: Path) -> str | None:
+        """The digest of the bytes ``lines`` read from ``path`` (None before, or unreadable)."""
+        return self._digests.get(path)
 
     def read(self) -> list[Path]:
         """The files ``lines`` read (for the speed benchmark's floor)."""

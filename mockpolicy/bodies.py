@@ -13,7 +13,7 @@ process (the pylint plugin) use it.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from mockpolicy.functions import FunctionNode, child_nodes
@@ -23,12 +23,14 @@ from mockpolicy.source import Lines
 class LazyBody(list):  # type: ignore[type-arg]
     """A function's body, parsed from its source lines on first use."""
 
-    __slots__ = ("_load", "_loader")
+    __slots__ = ("_load", "_loader", "keep")
 
-    def __init__(self, load: Callable[[], list[ast.stmt]]) -> None:
+    def __init__(self, load: Callable[[], list[ast.stmt]], keep: bool = False) -> None:
+        """``keep``: once parsed, the body stays (``reading_once`` never drops it)."""
         super().__init__()
         self._loader = load
         self._load: Callable[[], list[ast.stmt]] | None = load
+        self.keep = keep
 
     def _loaded(self) -> LazyBody:
         load = self._load
@@ -52,7 +54,7 @@ def reading_once(function: FunctionNode) -> Callable[[], None]:
     call after it to drop a deferred body that the walk parsed (nothing for a
     body that is not deferred, or that was parsed before: ``NOTHING``)."""
     body = function.body
-    if isinstance(body, LazyBody) and not body.loaded:
+    if isinstance(body, LazyBody) and not body.loaded and not body.keep:
         return body.unload
     return NOTHING
 
@@ -81,34 +83,136 @@ for _name in (
         setattr(LazyBody, _name, _materialising(_name))
 
 
-def defer_bodies(tree: ast.Module, text: str) -> None:
+def defer_bodies(
+    tree: ast.Module, text: str | Lines, keep: bool = False, only: Collection[int] | None = None,
+) -> None:
     """Replace the bodies of the functions and methods of ``tree`` (parsed from
-    ``text``) with lazy ones; nested functions go with their enclosing body."""
-    lines: Lines | None = None
+    ``text``, or from its ``skeleton``) with lazy ones, parsed from ``text``;
+    nested functions go with their enclosing body, and a body deferred
+    already stays. ``keep``: see ``LazyBody``; ``only``: just the functions
+    ending on these lines."""
+    lines = text if isinstance(text, Lines) else None
+    whole: _WholeModule | None = None
     for function in _functions(tree.body):
-        if function.end_lineno is None:
+        if function.end_lineno is None or type(function.body) is not list:
+            continue
+        if only is not None and function.end_lineno not in only:
             continue
         if lines is None:
-            lines = Lines(text)
-        function.body = LazyBody(_loader(lines, function))
+            lines = Lines(text)  # type: ignore[arg-type]
+        if keep and whole is None:
+            whole = _WholeModule(lines)
+        load = _loader(lines, function)
+        function.body = LazyBody(load if whole is None else whole.loader(function, load), keep)
+
+
+class _WholeModule:
+    """The kept deferred bodies of one module: the first few are parsed one
+    by one; then the whole module is parsed once and the rest served from it
+    (a run that reads most bodies of a module pays one parse, not one per body)."""
+
+    ONE_BY_ONE = 3
+
+    __slots__ = ("_lines", "_loaded", "_rest")
+
+    def __init__(self, lines: Lines) -> None:
+        self._lines = lines
+        self._loaded: set[tuple[int, int]] = set()
+        self._rest: dict[tuple[int, int], list[ast.stmt]] | None = None
+
+    def loader(self, function: FunctionNode, one: Callable[[], list[ast.stmt]]) -> Callable[[], list[ast.stmt]]:
+        where = (function.lineno, function.end_lineno or function.lineno)
+
+        def load() -> list[ast.stmt]:
+            if self._rest is None and len(self._loaded) >= self.ONE_BY_ONE:
+                try:
+                    tree = ast.parse(self._lines.text)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    tree = ast.Module(body=[], type_ignores=[])
+                self._rest = {
+                    (node.lineno, node.end_lineno or node.lineno): node.body for node in _functions(tree.body)
+                    if (node.lineno, node.end_lineno or node.lineno) not in self._loaded
+                }
+            self._loaded.add(where)
+            found = self._rest.pop(where, None) if self._rest is not None else None
+            return found if found is not None else one()
+
+        return load
+
+
+# -- skeletons: a module's text without its function bodies ---------------------
+
+Span = tuple[int, int, str]  # a body's first and last line, and the indentation of its first statement
+
+
+def function_lines(tree: ast.Module) -> list[tuple[int, int]]:
+    """The first and last line of each function ``defer_bodies`` defers: a
+    skeleton's tree has the same as the module's."""
+    return [(function.lineno, function.end_lineno or 0) for function in _functions(tree.body)]
+
+
+def body_spans(tree: ast.Module, lines: Lines, kept: Callable[[FunctionNode, bool], bool]) -> list[Span]:
+    """The bodies ``defer_bodies`` would defer in ``tree`` (parsed from
+    ``lines``) that start on a line of their own: what ``skeleton`` leaves
+    out, but for those ``kept(function, is_method)`` keeps (what a summary reads)."""
+    spans: list[Span] = []
+    for function, is_method in _functions_placed(tree.body, False):
+        first, last = function.body[0], function.end_lineno
+        if last is None or kept(function, is_method):
+            continue
+        decorators = getattr(first, "decorator_list", None) or []  # above the def or class they decorate
+        start = min([first.lineno, *(decorator.lineno for decorator in decorators)])
+        indentation = lines[start - 1].encode("utf-8", "surrogatepass")[: first.col_offset]
+        if indentation.strip(b" \t\f") == b"":  # nothing of the signature on the body's first line
+            spans.append((start, last, indentation.decode()))
+    return spans
+
+
+def skeleton(lines: Lines, spans: list[Span]) -> str:
+    """The text of ``lines`` with each body of ``spans`` (from ``body_spans``)
+    replaced by ``...`` on its last line: every other node keeps its place,
+    and each function its first and last line, so ``defer_bodies`` on the
+    skeleton's tree loads the bodies from ``lines``. Parsing it costs a
+    fraction of parsing the text. Raises ``ValueError`` for spans that do not
+    fit the text."""
+    text = lines.text
+    count = len(lines)
+    pieces: list[str] = []
+    done = 0  # offset in ``text`` copied so far
+    previous = 0
+    for first, last, indentation in spans:
+        if not previous < first <= last <= count:
+            raise ValueError("the spans do not fit the text")
+        start, end = lines.start(first), lines.end(last)
+        brk = text[lines.end(first - 1):start] if first > 1 else "\n"  # the text's own (a CR then LF would be one)
+        pieces += [text[done:start], brk * (last - first), indentation, "..."]
+        done, previous = end, last
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _functions(statements: list[ast.stmt]) -> Iterator[FunctionNode]:
     """The functions of ``statements`` outside any function: top level, in class
     bodies and in compound statements (``if``, ``try``, ``with``...)."""
+    return (function for function, _ in _functions_placed(statements, False))
+
+
+def _functions_placed(statements: list[ast.stmt], in_class: bool) -> Iterator[tuple[FunctionNode, bool]]:
+    """``_functions`` with, for each, whether a class body holds it."""
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield statement
+            yield statement, in_class
             continue
+        inside = in_class or isinstance(statement, ast.ClassDef)
         for field in ("body", "orelse", "finalbody", "handlers", "cases"):
             inner = getattr(statement, field, None)
             if not isinstance(inner, list):
                 continue
             for item in inner:
                 if isinstance(item, (ast.ExceptHandler, ast.match_case)):
-                    yield from _functions(item.body)
+                    yield from _functions_placed(item.body, inside)
                 elif isinstance(item, ast.stmt):
-                    yield from _functions([item])
+                    yield from _functions_placed([item], inside)
 
 
 def _loader(lines: Lines, function: FunctionNode) -> Callable[[], list[ast.stmt]]:

@@ -1,4 +1,6 @@
-"""The persistent cache of findings per test file (``.mockpolicy_cache/``).
+"""The persistent cache (``.mockpolicy_cache/``): findings per test file
+(``FindingsCache``), and what the engine learnt of each module's bytes
+(``SummaryCache``, see ``mockpolicy.index.SummaryStore``).
 
 An entry holds the engine's findings for one file (before selection and
 ``# pylint:`` suppressions, which the command applies afterwards) with what
@@ -93,6 +95,25 @@ def _signing_key() -> bytes:
     return key
 
 
+def _signed(body: bytes) -> bytes:
+    """A cache file holding ``body``: its signature with this user's key, a line break, ``body``."""
+    return hmac.new(_signing_key(), body, hashlib.sha256).hexdigest().encode() + b"\n" + body
+
+
+def _verified(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object a cache file (from ``_signed``) holds, when its signature
+    is this user's and it parses; None otherwise."""
+    signature, _, body = raw.partition(b"\n")
+    expected = hmac.new(_signing_key(), body, hashlib.sha256).hexdigest().encode()
+    if not hmac.compare_digest(signature, expected):
+        return None
+    try:
+        entry = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
 def _write_atomically(path: Path, data: bytes) -> None:
     """Write ``path`` whole or not at all; raises ``OSError``."""
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
@@ -106,6 +127,15 @@ def _write_atomically(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _prepare_directory(directory: Path, part: str) -> None:
+    """Make ``directory`` with its ``part`` folder, git-ignored and tagged as a
+    cache (a backup tool skips it); raises ``OSError``."""
+    (directory / part).mkdir(parents=True, exist_ok=True)
+    for name, text in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
+        if not (directory / name).is_file():
+            _write_atomically(directory / name, text.encode())
 
 
 class Digests:
@@ -193,15 +223,8 @@ class FindingsCache:
         return _findings(entry.get("findings"), relative)
 
     def _verified(self, raw: bytes) -> dict[str, Any] | None:
-        signature, _, body = raw.partition(b"\n")
-        expected = hmac.new(_signing_key(), body, hashlib.sha256).hexdigest().encode()
-        if not hmac.compare_digest(signature, expected):
-            return None
-        try:
-            entry = json.loads(body)
-        except (ValueError, RecursionError):
-            return None
-        return entry if isinstance(entry, dict) and entry.get("format") == FORMAT else None
+        entry = _verified(raw)
+        return entry if entry is not None and entry.get("format") == FORMAT else None
 
     def _fact(self, dep: str) -> str | None:
         """What ``dep`` (``kind:tag:name``) is now, as ``mockpolicy.deps`` describes it."""
@@ -248,21 +271,16 @@ class FindingsCache:
             "findings": [[f.line, f.column, f.symbol, f.message, f.end_line, f.end_column, f.scope, f.statement]
                          for f in findings],
         }, sort_keys=True).encode("utf-8", "surrogateescape")
-        signature = hmac.new(_signing_key(), body, hashlib.sha256).hexdigest().encode()
         try:
             self._prepare()
-            _write_atomically(self._entry_path(relative), signature + b"\n" + body)
+            _write_atomically(self._entry_path(relative), _signed(body))
         except (OSError, ValueError):
             pass
 
     def _prepare(self) -> None:
-        if self._ready:
-            return
-        (self.directory / "findings").mkdir(parents=True, exist_ok=True)
-        for name, text in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
-            if not (self.directory / name).is_file():
-                _write_atomically(self.directory / name, text.encode())
-        self._ready = True
+        if not self._ready:
+            _prepare_directory(self.directory, "findings")
+            self._ready = True
 
     def close(self) -> None:
         """Keep the digests this run computed for the next one (best effort)."""
@@ -272,6 +290,53 @@ class FindingsCache:
             except OSError:
                 return
             self.digests.save()
+
+
+class SummaryCache:
+    """What the engine learnt of modules' bytes (``mockpolicy.index.SummaryStore``),
+    in ``directory``: one signed JSON file per record, named by a digest of its
+    kind and key; the record is served only when the kind, the key and this
+    mockpolicy's code and Python match what it was written for. Every run
+    that meets a module reads it through here; damaged, foreign or stale
+    files are ignored and written again."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.namespace = digest(json.dumps([FORMAT, __version__, code_fingerprint(), sys.version]).encode())
+        self._ready = False
+
+    def _path(self, kind: str, key: str) -> Path:
+        return self.directory / "summaries" / f"{digest(f'{kind}:{key}'.encode('utf-8', 'surrogateescape'))}.json"
+
+    def load(self, kind: str, key: str) -> object | None:
+        try:
+            raw = self._path(kind, key).read_bytes()
+        except OSError:
+            return None
+        entry = _verified(raw)
+        if entry is None or (entry.get("namespace"), entry.get("kind"), entry.get("key")) != (self.namespace, kind, key):
+            return None
+        return entry.get("record")
+
+    def save(self, kind: str, key: str, record: object) -> None:
+        body = json.dumps(
+            {"namespace": self.namespace, "kind": kind, "key": key, "record": record}, separators=(",", ":"),
+        ).encode("utf-8", "surrogateescape")
+        try:
+            if not self._ready:
+                _prepare_directory(self.directory, "summaries")
+                self._ready = True
+            _write_atomically(self._path(kind, key), _signed(body))
+        except (OSError, ValueError):
+            pass  # best effort: a record not written is computed again next time
+
+
+def summary_store(project: Project) -> SummaryCache | None:
+    """The summary cache in ``project``'s cache folder; None when the folder is refused."""
+    try:
+        return SummaryCache(cache_directory(project))
+    except (ConfigError, OSError):
+        return None
 
 
 def _findings(rows: object, relative: str) -> list[Finding] | None:

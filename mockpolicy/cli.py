@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mockpolicy import baseline, gitio, matching, shards, workers
-from mockpolicy.cache import FindingsCache, cache_directory
+from mockpolicy.cache import FindingsCache, cache_directory, summary_store
 from mockpolicy.console import Progress, wants_colour
 from mockpolicy.deps import digest
 from mockpolicy.diffs import FILTERS
@@ -737,7 +737,7 @@ def analyse_files(
     files to analyse are shared among ``jobs`` workers (see ``workers.per_file``).
     """
     progress = progress or Progress(sys.stderr, len(files), enabled=False)
-    session = Session(track=cache)
+    session = Session(track=cache, store_for=summary_store if cache else None)
     caches: dict[Path, FindingsCache] = {}
     batches: list[list[Finding]] = []
     todo: list[Path] = []
@@ -749,6 +749,7 @@ def analyse_files(
             else:
                 batches.append(found)
                 progress.advance()
+        session.expect(len(todo))
         analysed = workers.per_file(todo, jobs, _analyse_one, progress.advance, session=session)
         batches += [_remembered(session, caches, path, result) for path, result in zip(todo, analysed)]
     finally:

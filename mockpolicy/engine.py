@@ -21,7 +21,7 @@ from mockpolicy.deps import HELPER_WORDS_DEP, Tracker, words_fact
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import Fixtures
 from mockpolicy.helpers import Helpers, calls_any, project_helper_words
-from mockpolicy.index import ModuleIndex, module_name_for, summarize
+from mockpolicy.index import ModuleIndex, SummaryStore, module_name_for, summarize
 from mockpolicy.libraries import Libraries
 from mockpolicy.project import Project, find_root, load_project
 from mockpolicy.resolve import Resolver
@@ -38,19 +38,21 @@ class Engine:
     """Analyses files of one project."""
 
     def __init__(
-        self, project: Project, families: Sequence[Family] = FAMILIES, lean: bool = False, track: bool = False
+        self, project: Project, families: Sequence[Family] = FAMILIES, lean: bool = False, track: bool = False,
+        store: SummaryStore | None = None,
     ) -> None:
         """``lean`` trades time for memory: function bodies of the modules targets
         resolve into are dropped once indexed and parsed again when first needed
         (for a host process, such as pylint's, whose memory is not ours).
-        ``track``: note what each analysis reads (``analyse_tracked``)."""
+        ``track``: note what each analysis reads (``analyse_tracked``).
+        ``store``: keeps module summaries across runs (see ``ModuleIndex``)."""
         self.project = project
         self.families = tuple(families)
         self.tracker = Tracker(enabled=track)
-        self.index = ModuleIndex(project.import_roots, defer_bodies=lean, tracker=self.tracker)
+        self.index = ModuleIndex(project.import_roots, defer_bodies=lean, tracker=self.tracker, store=store)
         self.resolver = Resolver(project, self.index)
         self.fixtures = Fixtures(project, self.index, self.resolver)
-        self.libraries = Libraries(project, defer_bodies=lean, tracker=self.tracker)
+        self.libraries = Libraries(project, defer_bodies=lean, tracker=self.tracker, store=store)
         self.memo = Memo(self.tracker)
         self.subclasses = Subclasses(self.resolver)
         self._analysing: ModuleInfo | None = None  # the file under analysis, whose classes may combine a mixin
@@ -59,6 +61,11 @@ class Engine:
         self._helper_words: frozenset[str] | None = None
         self._helper_bytes: frozenset[bytes] = frozenset()
         self._helper_fact = ""
+
+    def read_skeletons(self, wanted: bool) -> None:
+        """Whether modules are read from their skeletons (see ``ModuleIndex``),
+        in the project's index and the libraries'."""
+        self.index.skeletons = self.libraries.skeletons = wanted and self.index.store is not None
 
     def read(self, path: str | Path) -> bytes:
         """The bytes of the source file at ``path``, within the project's size
@@ -187,9 +194,15 @@ class Session:
     """The engines of one run, one per project root, found from the files it
     is given. Drop the session to drop everything its engines learnt."""
 
-    def __init__(self, lean: bool = False, track: bool = False) -> None:
-        self.lean = lean  # see Engine
+    def __init__(
+        self, lean: bool = False, track: bool = False, store_for: Callable[[Project], SummaryStore | None] | None = None,
+    ) -> None:
+        """``lean``, ``track``: see ``Engine``; ``store_for`` gives the summary
+        store of a project's engine (the persistent cache's)."""
+        self.lean = lean
         self.track = track
+        self.store_for = store_for
+        self.few_files = True  # whether the run analyses few files (see ``ModuleIndex``'s skeletons)
         self._engines: dict[Path, Engine] = {}
         self._roots: dict[Path, Path] = {}
 
@@ -202,5 +215,18 @@ class Session:
             root = self._roots[directory] = find_root(directory)
         engine = self._engines.get(root)
         if engine is None:
-            engine = self._engines[root] = Engine(load_project(root), lean=self.lean, track=self.track)
+            project = load_project(root)
+            store = self.store_for(project) if self.store_for is not None else None
+            engine = self._engines[root] = Engine(project, lean=self.lean, track=self.track, store=store)
+            engine.read_skeletons(self.few_files)
         return engine
+
+    def expect(self, count: int) -> None:
+        """Say how many files the run will analyse: modules are read from their
+        skeletons only in a run of at most ``FEW_FILES``."""
+        self.few_files = count <= FEW_FILES
+        for engine in self._engines.values():
+            engine.read_skeletons(self.few_files)
+
+
+FEW_FILES = 4

@@ -315,7 +315,7 @@ CHILD_FIELDS: Mapping[type, tuple[tuple[str, bool], ...] | None] = MappingProxyT
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """``ast.iter_child_nodes(node)`` as a list, without its generators, leaving
     out the context and operator nodes, which hold nothing (``CHILD_FIELDS``).
-    A body that is not a plain list (a deferred ``LazyBody``) is not entered."""
+    A deferred body (``LazyBody``) is parsed and entered, as a body is."""
     fields = CHILD_FIELDS.get(type(node))
     if fields is None:
         return _checked_child_nodes(node)
@@ -325,7 +325,7 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
         if value is None:
             continue
         if many:
-            if type(value) is list:
+            if isinstance(value, list):
                 found.extend([item for item in value if item is not None])  # a dict's ``**`` has no key
         else:
             found.append(value)
@@ -337,7 +337,7 @@ def _checked_child_nodes(node: ast.AST) -> list[ast.AST]:
     append = found.append
     for name in node._fields:
         value = getattr(node, name, None)
-        if type(value) is list:
+        if isinstance(value, list):
             for item in value:
                 if isinstance(item, ast.AST) and not isinstance(item, LEAVES):
                     append(item)

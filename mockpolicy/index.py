@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import re
 from pathlib import Path
+from typing import Protocol
 
-from mockpolicy.bodies import defer_bodies
+from mockpolicy.bodies import body_spans, defer_bodies, function_lines, skeleton
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
 from mockpolicy.functions import dotted_parts, import_bindings, is_none, unquoted, walk
-from mockpolicy.source import SourceError, declares_namespace, decode_source, read_source
+from mockpolicy.source import Lines, SourceError, declares_namespace, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, callee_name, is_fixture
 
@@ -449,21 +451,42 @@ def _imported_by_functions(tree: ast.Module, package: str) -> list[str]:
     return found
 
 
+class SummaryStore(Protocol):
+    """Where what is learnt of a module's bytes outlives the run (the persistent
+    cache): records of a ``kind`` by a key naming those bytes. A record is plain
+    JSON data; ``load`` gives None for a record it does not hold or cannot trust."""
+
+    def load(self, kind: str, key: str) -> object | None: ...
+
+    def save(self, kind: str, key: str, record: object) -> None: ...
+
+
 class ModuleIndex:
     """Finds and summarizes the modules under a project's source roots.
 
     ``get(name)`` is ``None`` for a module with no source under the roots, and
     a ``ModuleInfo`` with no bindings for a namespace package or a module whose
     source does not parse.
+
+    With a ``store``, a module read before is parsed as its skeleton (its text
+    without function bodies, ``mockpolicy.bodies.skeleton``), whose bodies are
+    parsed when first used: what the summary reads of a body comes from the
+    same text, so the summary is the same. That pays in a run analysing few
+    files (a pre-commit hook, an edited test file); a run analysing many reads
+    most bodies of the modules it meets, and parses them whole (``skeletons``
+    off). The other records of the store serve either way.
     """
 
     def __init__(
-        self, source_roots: tuple[Path, ...], defer_bodies: bool = False, tracker: Tracker | None = None, tag: str = "p"
+        self, source_roots: tuple[Path, ...], defer_bodies: bool = False, tracker: Tracker | None = None, tag: str = "p",
+        store: SummaryStore | None = None,
     ) -> None:
         self.source_roots = source_roots
         self.defer_bodies = defer_bodies  # parse function bodies again on first use (see mockpolicy.bodies)
         self.tracker = tracker or Tracker()  # what analyses read (see mockpolicy.deps)
         self.tag = tag  # names this index in the tracker's dependencies
+        self.store = store
+        self.skeletons = store is not None  # read modules from their skeletons (see above)
         self._modules: dict[str, ModuleInfo | None] = {}
         self._located: dict[str, tuple[Path | None, bool] | None] = {}
         self._import_words: dict[Path, frozenset[str]] = {}
@@ -529,8 +552,12 @@ class ModuleIndex:
             self.tracker.note(("m", self.tag, name))
         return imported in words
 
-    def _observe_module(self, name: str, located: tuple[Path | None, bool] | None, data: bytes | None) -> None:
-        fact = located_fact(located) + "|" + (digest(data) if data is not None else UNREADABLE)
+    def _observe_module(
+        self, name: str, located: tuple[Path | None, bool] | None, data: bytes | None, data_digest: str | None = None,
+    ) -> None:
+        if data is not None and data_digest is None:
+            data_digest = digest(data)
+        fact = located_fact(located) + "|" + (data_digest or UNREADABLE)
         self.tracker.observe(("m", self.tag, name), fact)
 
     def _note_module(self, name: str) -> None:
@@ -545,25 +572,78 @@ class ModuleIndex:
         located = self.locate(name)
         info: ModuleInfo | None = None
         data: bytes | None = None
+        data_digest: str | None = None
         if located is not None:
             path, is_package = located
             info = ModuleInfo(name, path, is_package)
             if path is not None:
                 try:
                     data = read_source(path)
-                    tree = ast.parse(data, filename=str(path))
-                except (SyntaxError, ValueError, SourceError, RecursionError, MemoryError):
-                    tree = None
-                if tree is not None and data is not None:
-                    info = summarize(name, path, is_package, tree)
-                    if self.defer_bodies:
-                        try:
-                            defer_bodies(tree, decode_source(data))
-                        except (UnicodeDecodeError, SyntaxError):
-                            pass  # bodies stay as parsed
-        self._observe_module(name, located, data)
+                except SourceError:
+                    data = None
+                if data is not None:
+                    data_digest = digest(data)
+                    info = self._summary(name, path, is_package, data, data_digest) or info
+        self._observe_module(name, located, data, data_digest)
         self._modules[name] = info
         return info
+
+    def _summary(self, name: str, path: Path, is_package: bool, data: bytes, data_digest: str) -> ModuleInfo | None:
+        """The summary of the module ``name`` read from ``data``; None when it does not parse."""
+        key = f"{data_digest}:{name}:{int(is_package)}"
+        store = self.store if self.skeletons else None
+        if store is not None:
+            found = self._skeleton_tree(store.load("skeleton", key), data)
+            if found is not None:
+                tree, lines = found
+                info = summarize(name, path, is_package, tree)
+                if self.defer_bodies:
+                    defer_bodies(tree, lines)  # the bodies the summary read too
+                info.digest = data_digest
+                return info
+        try:
+            tree = ast.parse(data, filename=str(path))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        info = summarize(name, path, is_package, tree)
+        info.digest = data_digest
+        if store is not None or self.defer_bodies:
+            try:
+                lines = Lines(decode_source(data))
+            except (UnicodeDecodeError, SyntaxError):
+                return info  # bodies stay as parsed
+            if store is not None:
+                kept = functools.partial(_read_by_summary, is_package=is_package)
+                record = {"spans": body_spans(tree, lines, kept), "functions": function_lines(tree)}
+                store.save("skeleton", key, record)
+            if self.defer_bodies:
+                defer_bodies(tree, lines)
+        return info
+
+    def _skeleton_tree(self, record: object, data: bytes) -> tuple[ast.Module, Lines] | None:
+        """The tree of the skeleton ``record`` describes, the bodies it left
+        out deferred, and the module's lines; None when the record does not fit ``data``."""
+        if not (isinstance(record, dict) and isinstance(record.get("spans"), list)):
+            return None
+        try:
+            spans = [(int(first), int(last), str(indentation)) for first, last, indentation in record["spans"]]
+            functions = [(int(first), int(last)) for first, last in record["functions"]]
+            lines = Lines(decode_source(data))
+            tree = ast.parse(skeleton(lines, spans))
+        except (TypeError, ValueError, KeyError, SyntaxError, RecursionError, MemoryError):
+            return None
+        if function_lines(tree) != functions:
+            return None
+        defer_bodies(tree, lines, keep=not self.defer_bodies, only={last for _, last, _ in spans})
+        return tree, lines
+
+
+def _read_by_summary(function: ast.FunctionDef | ast.AsyncFunctionDef, is_method: bool, is_package: bool) -> bool:
+    """Whether the summary reads ``function``'s body (a skeleton keeps it):
+    a set-up method's, a function's filling module globals, a package's functions."""
+    if is_method:
+        return _binds_instance_state(function)
+    return is_package or any(isinstance(statement, ast.Global) for statement in function.body[:3])
 
 
 def module_name_for(path: Path, tracker: Tracker | None = None) -> tuple[str, bool]:

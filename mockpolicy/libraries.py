@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from mockpolicy.deps import Tracker
-from mockpolicy.index import ModuleIndex
+from mockpolicy.index import ModuleIndex, SummaryStore
 from mockpolicy.project import Project
 from mockpolicy.resolve import Resolver
 from mockpolicy.symbols import Kind, Value
@@ -21,18 +21,37 @@ from mockpolicy.symbols import Kind, Value
 class Libraries:
     """Resolves dotted paths into installed libraries; built on first use."""
 
-    def __init__(self, project: Project, defer_bodies: bool = False, tracker: Tracker | None = None) -> None:
+    def __init__(
+        self, project: Project, defer_bodies: bool = False, tracker: Tracker | None = None,
+        store: SummaryStore | None = None,
+    ) -> None:
         self.project = project
         self.defer_bodies = defer_bodies
         self.tracker = tracker
+        self.store = store
+        self._skeletons = store is not None
         self._resolver: Resolver | None = None
+
+    @property
+    def skeletons(self) -> bool:
+        """Whether library modules are read from their skeletons (see ``ModuleIndex``)."""
+        return self._skeletons
+
+    @skeletons.setter
+    def skeletons(self, wanted: bool) -> None:
+        self._skeletons = wanted
+        if self._resolver is not None:
+            self._resolver.index.skeletons = wanted
 
     @property
     def resolver(self) -> Resolver:
         if self._resolver is None:
             roots = library_roots(self.project)
             outside = Project(self.project.root, frozenset(), roots, ())
-            self._resolver = Resolver(outside, ModuleIndex(roots, self.defer_bodies, self.tracker, tag="l"))
+            self._resolver = Resolver(
+                outside, ModuleIndex(roots, self.defer_bodies, self.tracker, tag="l", store=self.store)
+            )
+            self._resolver.index.skeletons = self._skeletons
         return self._resolver
 
     def function(self, dotted: str) -> Value | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import os
 import re
 import stat
@@ -141,9 +142,15 @@ class Lines(Sequence[str]):
         if self._offsets is None:
             text = self.text
             starts, ends = array("q", [0]), array("q")
-            for found in _LINE_BREAK.finditer(text):
-                ends.append(found.start())
-                starts.append(found.end())
+            if "\r" in text:
+                for found in _LINE_BREAK.finditer(text):
+                    ends.append(found.start())
+                    starts.append(found.end())
+            else:  # LF only, the usual case: the same offsets without a loop per line
+                ends.extend(itertools.accumulate((len(line) + 1 for line in text.split("\n")), initial=-1))
+                del ends[0]
+                ends.pop()
+                starts.extend(end + 1 for end in ends)
             ends.append(len(text))
             if starts[-1] == len(text):  # a break at the very end starts no line
                 starts.pop()
@@ -165,6 +172,14 @@ class Lines(Sequence[str]):
         if isinstance(index, slice):
             return [text[starts[i] : ends[i]] for i in range(*index.indices(len(starts)))]
         return text[starts[index] : ends[index]]
+
+    def start(self, number: int) -> int:
+        """Where line ``number`` (from 1) starts in ``text``."""
+        return self._found()[0][number - 1]
+
+    def end(self, number: int) -> int:
+        """Where line ``number`` (from 1) ends in ``text``, before its line break."""
+        return self._found()[1][number - 1]
 
     def with_breaks(self, first: int, last: int) -> str:
         """Lines ``first`` to ``last`` (numbered from 1) as written, line breaks included."""

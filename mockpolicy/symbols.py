@@ -88,6 +88,7 @@ class ModuleInfo:
     sets_builtins: dict[str, str] = field(default_factory=dict)
     # For a test module: the names its conftests set on ``builtins`` -> (that conftest, its local).
     builtins_from: dict[str, tuple[ModuleInfo, str]] = field(default_factory=dict)
+    digest: str = ""  # of the bytes summarized, when the index read them from a file
 
 
 class Kind(enum.Enum):

@@ -27,7 +27,7 @@ from typing import Literal, cast
 
 from mockpolicy.analysis import Analysis
 from mockpolicy.bodies import NOTHING, reading_once
-from mockpolicy.deps import Deps, listing_fact
+from mockpolicy.deps import Deps, digest, listing_fact
 from mockpolicy.functions import FunctionNode, child_nodes, dotted_parts, falls_through, own_nodes, statements, walk
 from mockpolicy.index import module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
@@ -588,12 +588,22 @@ def _files_calling(analysis: Analysis, name: str) -> list[Path]:
 
 
 def _call_index(analysis: Analysis) -> dict[str, list[Path]]:
+    """The called words of every source file, found again only when one of
+    the files changed since the summary store last saw them all."""
+    memo = analysis.memo
+    read = [(path, lines) for path in _source_files(analysis) if (lines := memo.lines(path, keep=False)) is not None]
+    store = analysis.resolver.index.store
+    key = digest("\0".join(f"{path}\0{memo.digest(path)}" for path, _ in read).encode("utf-8", "surrogateescape"))
+    found = store.load("called words", key) if store is not None else None
+    if not (isinstance(found, list) and len(found) == len(read)
+            and all(isinstance(words, list) and all(isinstance(word, str) for word in words) for words in found)):
+        found = [sorted(set(_CALLED_WORD.findall(lines.text))) for _, lines in read]
+        if store is not None:
+            store.save("called words", key, found)
     index: dict[str, list[Path]] = {}
-    for path in _source_files(analysis):
-        lines = analysis.memo.lines(path, keep=False)  # read again only where a caller is found
-        if lines is not None:
-            for word in set(_CALLED_WORD.findall(lines.text)):
-                index.setdefault(word, []).append(path)
+    for (path, _), words in zip(read, found):
+        for word in words:
+            index.setdefault(word, []).append(path)
     return index
 
 
@@ -614,9 +624,18 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
     known = analysis.memo.extra.get(key)
     if known is not None:
         return cast("dict[str, _Calling]", known)
-    index: dict[str, _Calling] = {}
+    functions = list(_module_functions(info))
+    store = analysis.resolver.index.store
+    store_key = f"{info.digest}:{info.name}:{int(info.is_package)}"
+    if store is not None and info.digest:
+        index = _stored_calls(store.load("calls", store_key), functions)
+        if index is not None:
+            analysis.memo.extra[key] = index
+            return index
+    index = {}
+    numbers: dict[str, list[int]] = {}
     named = cast("dict[tuple[int, str], list[ast.Call]]", analysis.memo.extra.setdefault("named calls", {}))
-    for qualname, node, owner in _module_functions(info):
+    for number, (qualname, node, owner) in enumerate(functions):
         done = reading_once(node)
         by_name: dict[str, list[ast.Call]] = {}
         for call in own_nodes(node):
@@ -628,7 +647,25 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
         done()
         for name in by_name:
             index.setdefault(name, []).append((qualname, node, owner))
+            numbers.setdefault(name, []).append(number)
+    if store is not None and info.digest:
+        store.save("calls", store_key, numbers)
     analysis.memo.extra[key] = index
+    return index
+
+
+def _stored_calls(record: object, functions: list[tuple[str, FunctionNode, str]]) -> dict[str, _Calling] | None:
+    """``_calls_by_name`` from a stored record (name -> the numbers of the
+    functions calling it, in ``_module_functions`` order); None when it does not fit."""
+    if not isinstance(record, dict):
+        return None
+    index: dict[str, _Calling] = {}
+    for name, numbers in record.items():
+        if not (isinstance(name, str) and isinstance(numbers, list)):
+            return None
+        if not all(isinstance(number, int) and 0 <= number < len(functions) for number in numbers):
+            return None
+        index[name] = [functions[number] for number in numbers]
     return index
 
 

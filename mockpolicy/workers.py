@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from mockpolicy.engine import Session
+from mockpolicy.index import SummaryStore
+from mockpolicy.project import Project
 from mockpolicy.source import file_size
 
 T = TypeVar("T")
@@ -24,16 +26,20 @@ def per_file(
     """``job(session, path)`` for each of ``files``, in order, calling ``advance``
     after each. With ``jobs`` > 1 the files are shared among at most that many
     worker processes (never more than there are files), each with its own
-    session, tracking what it reads when ``session`` does; workers end with
+    session, tracking what it reads and keeping summaries as ``session`` does; workers end with
     their parent. Otherwise ``session`` (or a new one) serves. ``job`` must be
     a module-level function (it is pickled)."""
     workers = min(jobs, len(files))
     results: list[T] = []
     if workers > 1:
         track = session.track if session is not None else False
+        store_for = session.store_for if session is not None else None
         groups = _groups(files, workers * _GROUPS_PER_WORKER)
         by_group: dict[int, list[T]] = {}
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(track, os.getpid())) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, initializer=_start_worker,
+            initargs=(track, os.getpid(), store_for, session.few_files if session is not None else True),
+        ) as pool:
             # the largest groups first, so that no worker is left with a large one at the end
             pending = {
                 pool.submit(_group_in_worker, job, group): start
@@ -64,11 +70,15 @@ def beside(function: Callable[[], T]) -> Iterator[Callable[[], T]]:
 _worker_session: Session | None = None  # the session of a worker process (see _start_worker)
 
 
-def _start_worker(track: bool, parent: int) -> None:
-    """Set up a worker process: its own session, and death with its parent."""
+def _start_worker(
+    track: bool, parent: int, store_for: Callable[[Project], SummaryStore | None] | None, few_files: bool,
+) -> None:
+    """Set up a worker process: its own session (with the parent's ``track``,
+    ``store_for``, a module-level function, and ``few_files``), and death with its parent."""
     global _worker_session
     _die_with_parent(parent)
-    _worker_session = Session(track=track)
+    _worker_session = Session(track=track, store_for=store_for)
+    _worker_session.few_files = few_files
 
 
 def _group_in_worker(job: Callable[[Session, Path], T], group: list[Path]) -> list[T]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ast
 import sysconfig
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import REPO
 
-from mockpolicy.bodies import LazyBody, defer_bodies, reading_once
+from mockpolicy.bodies import LazyBody, body_spans, defer_bodies, function_lines, reading_once, skeleton
 from mockpolicy.source import Lines, python_lines
 
 TRICKY = '''\
@@ -139,3 +140,49 @@ def test_lines_with_breaks_give_a_function_as_written() -> None:
     assert lines.with_breaks(2, 3) == "def f():\r    return 2\n"
     assert lines.with_breaks(5, 5) == "z = 3"  # the last line has no break
     assert lines.with_breaks(1, 5) == text
+
+
+def _never(function: ast.FunctionDef | ast.AsyncFunctionDef, is_method: bool) -> bool:
+    return False
+
+
+def _skeleton_check(text: str, kept: Callable[[ast.FunctionDef | ast.AsyncFunctionDef, bool], bool] = _never) -> int:
+    """The skeleton of ``text`` has every function where ``text`` has it, and
+    its deferred bodies parse to the nodes the whole module has."""
+    original = ast.parse(text)
+    lines = Lines(text)
+    spans = body_spans(original, lines, kept)
+    tree = ast.parse(skeleton(lines, spans))
+    assert function_lines(tree) == function_lines(original)
+    defer_bodies(tree, lines, keep=True, only={last for _, last, _ in spans})
+    assert _bodies(tree) == _bodies(ast.parse(text))
+    return len(spans)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+def test_a_skeleton_leaves_out_the_bodies_and_gives_them_back(newline: str) -> None:
+    text = TRICKY.replace("\n", newline) if newline != "\n" else TRICKY
+    assert _skeleton_check(text) == 4  # the one-line bodies (prop, on_windows) stay: their line holds the signature
+    skeletal = skeleton(Lines(text), body_spans(ast.parse(text), Lines(text), _never))
+    assert "not indented" not in skeletal and "nonlocal_free" not in skeletal
+    assert len(Lines(skeletal)) == len(Lines(text))
+
+
+def test_real_modules_give_the_same_nodes_from_their_skeletons() -> None:
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    files = [*sorted((REPO / "mockpolicy").rglob("*.py")), stdlib / "argparse.py", stdlib / "unittest" / "mock.py"]
+    assert sum(_skeleton_check(path.read_text(encoding="utf-8")) for path in files) > 500
+
+
+def test_a_skeleton_keeps_the_bodies_asked_for() -> None:
+    text = "class A:\n    def __init__(self):\n        self.x = 1\n\n    def run(self):\n        return self.x\n"
+    spans = body_spans(ast.parse(text), Lines(text), lambda function, is_method: function.name == "__init__")
+    assert spans == [(6, 6, "        ")]
+    assert "self.x = 1" in skeleton(Lines(text), spans) and "return self.x" not in skeleton(Lines(text), spans)
+    assert _skeleton_check(text, lambda function, is_method: is_method and function.name == "__init__") == 1
+
+
+@pytest.mark.parametrize("spans", [[(9, 9, "    ")], [(3, 2, "")], [(2, 2, ""), (2, 2, "")], [(0, 1, "")]])
+def test_spans_that_do_not_fit_the_text_are_refused(spans: list[tuple[int, int, str]]) -> None:
+    with pytest.raises(ValueError, match="do not fit"):
+        skeleton(Lines("def f():\n    return 1\n"), spans)

@@ -5,7 +5,10 @@ again. Every run here is a real run on a real project on disk."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import shutil
 import subprocess
 import threading
 from collections.abc import Callable
@@ -394,3 +397,88 @@ def test_a_class_combining_a_mixin_is_a_dependency(project: Path) -> None:
     write_tree(project, {"src/app/hosts.py": MIXIN_HOST})
     after = assert_as_without_cache(project)
     assert "tests/test_mixin.py" not in after
+
+
+# -- module summaries (skeletons, callers, called words) ------------------------
+
+KEY = bytes(range(32))  # this test's signing key, kept where its runs look for it
+
+
+def _signed_env(project: Path) -> dict[str, str]:
+    home = project.parent / "xdg"
+    (home / "mockpolicy").mkdir(parents=True, exist_ok=True)
+    (home / "mockpolicy" / "cache-key").write_text(KEY.hex(), encoding="ascii")
+    return {**_env(project), "XDG_CACHE_HOME": str(home)}
+
+
+def _summaries(project: Path) -> dict[str, tuple[Path, dict[str, object]]]:
+    """Each summary record's file and body, by ``kind:key``."""
+    found = {}
+    for path in (project / ".mockpolicy_cache" / "summaries").glob("*.json"):
+        body = json.loads(path.read_bytes().partition(b"\n")[2])
+        found[f"{body['kind']}:{body['key']}"] = (path, body)
+    return found
+
+
+def _sign(body: dict[str, object]) -> bytes:
+    data = json.dumps(body, separators=(",", ":")).encode()
+    return hmac.new(KEY, data, hashlib.sha256).hexdigest().encode() + b"\n" + data
+
+
+def _warm_summaries_only(project: Path, env: dict[str, str], *paths: str) -> subprocess.CompletedProcess[str]:
+    """A run that finds every module summary but no findings entry."""
+    shutil.rmtree(project / ".mockpolicy_cache" / "findings")
+    return mockpolicy("check", "--no-baseline", *paths, cwd=project, env=env)
+
+
+def test_module_summaries_are_kept_and_give_the_findings_a_full_parse_gives(project: Path) -> None:
+    env = _signed_env(project)
+    mockpolicy("check", "--no-baseline", cwd=project, env=env)  # seven files: modules are parsed whole
+    assert not [name for name in _summaries(project) if name.startswith("skeleton:")]
+    fresh = mockpolicy("check", "--no-baseline", "--no-cache", "tests/test_jobs.py", cwd=project, env=env)
+    assert _warm_summaries_only(project, env, "tests/test_jobs.py").stdout == fresh.stdout  # one file: skeletons
+    kept = _summaries(project)
+    assert {name.partition(":")[0] for name in kept} == {"skeleton"}  # no partial mock: no callers looked for
+    assert any(body["record"]["spans"] for name, (_, body) in kept.items() if name.startswith("skeleton:"))  # type: ignore[index]
+    stamps = {name: path.stat().st_mtime_ns for name, (path, _) in kept.items()}
+    warm = _warm_summaries_only(project, env, "tests/test_jobs.py")
+    assert (warm.returncode, warm.stdout) == (fresh.returncode, fresh.stdout)
+    assert {name: path.stat().st_mtime_ns for name, (path, _) in _summaries(project).items()} == stamps
+
+
+def test_a_signed_summary_is_what_the_run_reads(project: Path) -> None:
+    """The records are used, not only written: a record this user's key signs
+    is trusted (here one saying no source file calls anything drops the
+    partial-mock finding that names a caller); removing it brings the finding back."""
+    project = write_tree(project.parent / "callers", CALLERS)
+    env = _signed_env(project)
+    before = mockpolicy("check", "--no-baseline", "tests/test_gates.py", cwd=project, env=env).stdout
+    assert "app.gates.door: else jobs.is_open(name)" in before
+    assert {name.partition(":")[0] for name in _summaries(project)} == {"skeleton", "calls", "called words"}
+    (path, body), = [found for name, found in _summaries(project).items() if name.startswith("called words:")]
+    path.write_bytes(_sign({**body, "record": [[] for _ in body["record"]]}))  # type: ignore[attr-defined]
+    assert "app.gates.door" not in _warm_summaries_only(project, env, "tests/test_gates.py").stdout
+    path.unlink()
+    assert _warm_summaries_only(project, env, "tests/test_gates.py").stdout == before
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "forged", "misfitting", "stale format"])
+def test_a_damaged_or_foreign_summary_is_ignored_and_rewritten(project: Path, damage: str) -> None:
+    env = _signed_env(project)
+    fresh = mockpolicy("check", "--no-baseline", "--no-cache", "tests/test_jobs.py", cwd=project, env=env)
+    mockpolicy("check", "--no-baseline", "tests/test_jobs.py", cwd=project, env=env)
+    (path, body), = [found for name, found in _summaries(project).items() if name.startswith("skeleton:") and "app.jobs" in name]
+    data = path.read_bytes()
+    if damage == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        path.write_bytes(b"\x00\xff" * 100)
+    elif damage == "forged":  # committed by a pull request: not signed with this user's key
+        path.write_bytes(b"0" * 64 + b"\n" + data.partition(b"\n")[2])
+    elif damage == "misfitting":  # signed, but its bodies lie outside the module
+        path.write_bytes(_sign({**body, "record": {"spans": [[900, 999, "    "]], "functions": [[1, 2]]}}))
+    else:  # written by another version of mockpolicy
+        path.write_bytes(_sign({**body, "namespace": "0" * 32}))
+    warm = _warm_summaries_only(project, env, "tests/test_jobs.py")
+    assert (warm.returncode, warm.stdout) == (fresh.returncode, fresh.stdout)
+    assert path.read_bytes() == data  # written again, whole

@@ -13,12 +13,14 @@ import pytest
 from conftest import mockpolicy, write_tree
 
 from mockpolicy.analysis import Analysis, Family
+from mockpolicy.cache import SummaryCache
 from mockpolicy.checks import FAMILIES
 from mockpolicy.engine import Engine, Session
 from mockpolicy.findings import Finding
 from mockpolicy.functions import LEAVES, child_nodes
 from mockpolicy.helpers import helper_words
-from mockpolicy.project import load_project
+from mockpolicy.index import SummaryStore
+from mockpolicy.project import Project, load_project
 from mockpolicy.rules import ANALYSIS_ERROR, FIRST_PARTY_MOCK
 from mockpolicy.source import SourceError, decode_source, read_source
 
@@ -154,6 +156,33 @@ def test_a_lean_engine_finds_exactly_what_a_normal_one_finds() -> None:
     assert compared > 100
     deferred = [info for info in lean.engine_for(files[0]).index._modules.values() if info is not None]
     assert deferred  # the lean engine indexed modules (with deferred bodies) to get there
+
+
+@pytest.mark.parametrize("lean", [False, True], ids=["normal", "lean"])
+def test_an_engine_reading_module_summaries_finds_exactly_what_a_full_parse_finds(
+    tmp_path: Path, lean: bool
+) -> None:
+    """Each file analysed by a fresh engine of a session whose store holds the
+    summaries an earlier engine kept (modules read from their skeletons)."""
+    from conftest import REPO
+
+    projects = [REPO / "examples" / "shop", REPO / "tests" / "functional_project"]
+    files = [path for project in projects for path in sorted(project.rglob("*.py")) if "src" not in path.parts]
+    stores = {project: SummaryCache(tmp_path / project.name) for project in projects}
+
+    def store_for(project: Project) -> SummaryStore | None:
+        return stores.get(project.root)
+
+    normal = Session()
+    compared = 0
+    for path in files:
+        found = normal.engine_for(path).analyse_file(path)
+        Session(lean=lean, store_for=store_for).engine_for(path).analyse_file(path)  # fills the store
+        assert Session(lean=lean, store_for=store_for).engine_for(path).analyse_file(path) == found, path
+        compared += len(found)
+    assert compared > 100
+    kept = [path for store in stores.values() for path in (store.directory / "summaries").glob("*.json")]
+    assert len(kept) > 50
 
 
 ENVIRON_AND_MOCK = BAD_MOCK + b"""

@@ -152,3 +152,17 @@ def test_pylint_3_3_with_two_jobs_prints_each_message_once(app_project: Path, tm
     assert version.startswith("pylint 3.3"), version
     found = sorted((m["path"], m["line"], m["symbol"]) for m in json.loads(lint.stdout)["messages"])
     assert len(found) == 4 and len(set(found)) == 4, found
+
+
+def test_the_plugin_keeps_module_summaries_and_still_sees_an_edit(app_project: Path) -> None:
+    """What the plugin learns of the modules it reads from disk is kept in the
+    project's cache, keyed by their bytes: an edit between runs is seen."""
+    write_tree(app_project, {"tests/test_jobs.py": BAD_MOCK})
+    lint = [executable("pylint"), "--load-plugins", "mockpolicy", "--persistent=n", *ENABLE, "tests"]
+    first = json.loads(run(lint, cwd=app_project).stdout)["messages"]
+    assert [m["symbol"] for m in first] == ["first-party-mock"]
+    assert list((app_project / ".mockpolicy_cache" / "summaries").glob("*.json"))
+    assert json.loads(run(lint, cwd=app_project).stdout)["messages"] == first
+    jobs = app_project / "src" / "app" / "jobs.py"
+    jobs.write_text(jobs.read_text(encoding="utf-8").replace("def claim(self)", "def claimed(self)"), encoding="utf-8")
+    assert [m["symbol"] for m in json.loads(run(lint, cwd=app_project).stdout)["messages"]] == ["mock-target-not-found"]

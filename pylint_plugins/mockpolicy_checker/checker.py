@@ -8,7 +8,9 @@ pylint's own. Findings the project's baseline allows are dropped as
 report: pylint sees one module at a time).
 
 Lifetimes: everything the engine learns lives in the ``Session`` made by
-``open()`` and is dropped by ``close()``, once per lint run. The checker never
+``open()`` and is dropped by ``close()``, once per lint run; what it learns of
+the modules it reads from disk (never of the module pylint hands it) is kept
+in the project's cache as ``mockpolicy check`` keeps it. The checker never
 raises and never touches the host's global state: a broken configuration or
 baseline, or an internal error, becomes a ``mock-analysis-error`` message on
 the module, and the lint run goes on.
@@ -26,6 +28,7 @@ from pylint.constants import WarningScope
 from pylint.interfaces import HIGH, INFERENCE
 
 from mockpolicy import baseline, matching
+from mockpolicy.cache import summary_store
 from mockpolicy.engine import Engine, Session, analysis_error
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
@@ -58,7 +61,9 @@ class MockPolicyChecker(BaseChecker):
         self._baselines: dict[Path, baseline.Baseline | MockpolicyError] = {}
 
     def open(self) -> None:
-        self._session = Session(lean=True)  # pylint's memory is the user's: keep our share small
+        # pylint's memory is the user's: keep our share small (function bodies
+        # parsed when read), and the module summaries in the project's cache
+        self._session = Session(lean=True, store_for=summary_store)
         self._baselines = {}
 
     def close(self) -> None:
