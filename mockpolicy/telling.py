@@ -494,10 +494,11 @@ def _name_pattern_parts(expr: ast.expr) -> list[str | None] | None:
 
 
 def _forget_calls(analysis: Analysis, node: FunctionNode, name: str, calls: list[ast.Call]) -> None:
-    """Drop what ``_named_calls`` and ``_callee_values`` remembered of the calls
-    of ``name`` in ``node`` (and the resolver's facts of its body), before its deferred
-    body is unloaded: the next parse makes new nodes, which may reuse the ids."""
-    cast("dict[object, object]", analysis.memo.extra.get("named calls", {})).pop((id(node), name), None)
+    """Drop what ``_named_calls`` remembered of the calls in ``node``, what
+    ``_callee_values`` remembered of its ``calls`` of ``name``, and the
+    resolver's facts of its body, before its deferred body is unloaded: the
+    next parse makes new nodes, which may reuse the ids."""
+    cast("dict[object, object]", analysis.memo.extra.get("named calls", {})).pop(id(node), None)
     if calls:
         cast("dict[object, object]", analysis.memo.extra.get("callee values", {})).pop((id(node), id(calls[0])), None)
     analysis.resolver.forget_facts(node)
@@ -546,15 +547,23 @@ def _module_of(analysis: Analysis, path: Path) -> str:
 
 def _named_calls(analysis: Analysis, node: FunctionNode, name: str) -> list[ast.Call]:
     """The calls in ``node``'s own body whose callee's last name is ``name``,
-    once per function and name (the index keeps the node, and a body parsed
+    from one walk per function (the index keeps the node, and a body parsed
     here stays parsed, so the calls keep their identity)."""
-    memory = cast("dict[tuple[int, str], list[ast.Call]]", analysis.memo.extra.setdefault("named calls", {}))
-    calls = memory.get((id(node), name))
-    if calls is None:
-        calls = memory[(id(node), name)] = [
-            c for c in own_nodes(node) if isinstance(c, ast.Call) and callee_name(c.func) == name
-        ]
-    return calls
+    memory = cast("dict[int, dict[str, list[ast.Call]]]", analysis.memo.extra.setdefault("named calls", {}))
+    by_name = memory.get(id(node))
+    if by_name is None:
+        by_name = memory[id(node)] = _calls_in(node)
+    return by_name.get(name, [])
+
+
+def _calls_in(node: FunctionNode) -> dict[str, list[ast.Call]]:
+    """The calls in ``node``'s own body by their callee's last name."""
+    by_name: dict[str, list[ast.Call]] = {}
+    for call in own_nodes(node):
+        if isinstance(call, ast.Call):
+            by_name.setdefault(callee_name(call.func), []).append(call)
+    by_name.pop("", None)
+    return by_name
 
 
 def _callee_values(
@@ -634,16 +643,12 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
             return index
     index = {}
     numbers: dict[str, list[int]] = {}
-    named = cast("dict[tuple[int, str], list[ast.Call]]", analysis.memo.extra.setdefault("named calls", {}))
+    named = cast("dict[int, dict[str, list[ast.Call]]]", analysis.memo.extra.setdefault("named calls", {}))
     for number, (qualname, node, owner) in enumerate(functions):
         done = reading_once(node)
-        by_name: dict[str, list[ast.Call]] = {}
-        for call in own_nodes(node):
-            if isinstance(call, ast.Call):
-                by_name.setdefault(callee_name(call.func), []).append(call)
-        by_name.pop("", None)
+        by_name = _calls_in(node)
         if done is NOTHING:  # the body stays: keep its calls for ``_named_calls``
-            named.update(((id(node), name), calls) for name, calls in by_name.items())
+            named[id(node)] = by_name
         done()
         for name in by_name:
             index.setdefault(name, []).append((qualname, node, owner))

@@ -1,5 +1,6 @@
 """The plugin as a guest in pylint's process: it analyses the bytes pylint
-analyses (editors' unsaved buffers), keeps nothing between runs, leaves the
+analyses (editors' unsaved buffers), keeps nothing between runs but module
+summaries keyed by the bytes of the modules it read, leaves the
 host's garbage collector alone and registers once per linter."""
 
 from __future__ import annotations
