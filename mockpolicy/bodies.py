@@ -5,9 +5,11 @@ needs few of them (the functions a mock replaces, the factories it follows).
 ``defer_bodies`` replaces each body of a module's functions and methods with a
 ``LazyBody``: a list that parses its function's lines again the first time it
 is read, giving nodes equal to the originals (same fields, same positions).
-Code reading a body sees a list of statements either way. It costs a second
-parse of each body that is read, so only engines living in another program's
-process (the pylint plugin) use it.
+Code reading a body sees a list of statements either way, and a walk enters
+it. It costs a second parse of each body that is read, so engines living in
+another program's process (the pylint plugin) use it to save memory; and a
+module whose ``skeleton`` (its text without the bodies) the summary cache
+kept is parsed as that skeleton, its bodies parsed when read.
 """
 
 from __future__ import annotations
