@@ -355,26 +355,19 @@ def parametrized_outcomes(context: Context, expr: ast.expr) -> set[Outcome] | No
 # -- callers of the mocked function ---------------------------------------------
 
 
-def callers(analysis: Analysis, function: Value, dotted: frozenset[str], loose: bool = False) -> list[Caller]:
+def callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
     """The first-party (non-test) functions whose calls resolve to ``function``
-    (or, for a library function, to one of the ``dotted`` names it is patched as);
-    ``loose`` adds, for a method, calls of its name on an object the engine
-    cannot type (``self.client.extend(...)``), which may be calls of it.
+    (or, for a library function, to one of the ``dotted`` names it is patched as).
     Remembered per engine with what the search read (every source file's text,
     the list of source files), so a cached finding is never served after a
     caller changed."""
-    memory = cast(
-        "dict[object, tuple[tuple[list[Caller], list[Caller]], Deps]]", analysis.memo.extra.setdefault("callers", {})
-    )
+    memory = cast("dict[object, tuple[list[Caller], Deps]]", analysis.memo.extra.setdefault("callers", {}))
     key = (function.module, function.qualname, dotted)
-    strict, widened = analysis.memo.tracker.remembered(memory, key, lambda: _find_callers(analysis, function, dotted))
-    return widened if loose else strict
+    return analysis.memo.tracker.remembered(memory, key, lambda: _find_callers(analysis, function, dotted))
 
 
-def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> tuple[list[Caller], list[Caller]]:
-    """(the callers, the callers with calls on untyped objects added), from one search."""
+def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
     found: list[Caller] = []
-    widened: list[Caller] = []
     short = function.qualname.rpartition(".")[2]
     resolver = analysis.resolver
     for path in _files_calling(analysis, short):
@@ -394,25 +387,14 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
                 continue
             values = _callee_values(analysis, info, node, owner, calls)
             hits = [call for call, value in zip(calls, values) if _calls(value, function, dotted)]
-            maybe = [
-                call for call, value in zip(calls, values)
-                if function.owner is not None and value.kind is Kind.UNKNOWN and isinstance(call.func, ast.Attribute)
-            ]
-            if not hits and not maybe:
+            if not hits:
                 if done is not NOTHING:  # no caller, its body parsed for this search alone: drop it again
                     _forget_calls(analysis, node, short, calls)
                     done()
                 continue
             # (unreadable since it was indexed: conditions are shown unparsed)
-            lines = analysis.memo.lines(path) or Lines("")
-            if hits:
-                found.append(Caller(qualname, node, hits, lines, info, owner))
-            if hits and not maybe:
-                widened.append(found[-1])
-            elif maybe:
-                widened.append(Caller(qualname, node, [*hits, *maybe], lines, info, owner))
-    dispatching = _dispatching_callers(analysis, function)
-    return found + dispatching, widened + dispatching
+            found.append(Caller(qualname, node, hits, analysis.memo.lines(path) or Lines(""), info, owner))
+    return found + _dispatching_callers(analysis, function)
 
 
 def _dispatching_callers(analysis: Analysis, function: Value) -> list[Caller]:
