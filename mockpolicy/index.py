@@ -599,14 +599,14 @@ class ModuleIndex:
                 info = summarize(name, path, is_package, tree)
                 if self.defer_bodies:
                     defer_bodies(tree, lines)  # the bodies the summary read too
-                info.digest = data_digest
+                info.summary_key = key
                 return info
         try:
             tree = ast.parse(data, filename=str(path))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         info = summarize(name, path, is_package, tree)
-        info.digest = data_digest
+        info.summary_key = key
         if store is not None or self.defer_bodies:
             try:
                 lines = Lines(decode_source(data))

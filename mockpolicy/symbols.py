@@ -88,7 +88,9 @@ class ModuleInfo:
     sets_builtins: dict[str, str] = field(default_factory=dict)
     # For a test module: the names its conftests set on ``builtins`` -> (that conftest, its local).
     builtins_from: dict[str, tuple[ModuleInfo, str]] = field(default_factory=dict)
-    digest: str = ""  # of the bytes summarized, when the index read them from a file
+    # What the summary store keeps of this module under (its bytes' digest, name
+    # and kind), when the index read it from a file; "" for the file under analysis.
+    summary_key: str = ""
 
 
 class Kind(enum.Enum):

@@ -580,19 +580,21 @@ def _files_calling(analysis: Analysis, name: str) -> list[Path]:
 
 def _call_index(analysis: Analysis) -> dict[str, list[Path]]:
     """The called words of every source file, found again only when one of
-    the files changed since the summary store last saw them all."""
+    the files changed since the summary store last saw them all. Texts are
+    read one at a time and not kept (a second time only to find the words)."""
     memo = analysis.memo
-    read = [(path, lines) for path in _source_files(analysis) if (lines := memo.lines(path, keep=False)) is not None]
+    read = [path for path in _source_files(analysis) if memo.lines(path, keep=False) is not None]
+    digests = [memo.digest(path) for path in read]
     store = analysis.resolver.index.store
-    key = digest("\0".join(f"{path}\0{memo.digest(path)}" for path, _ in read).encode("utf-8", "surrogateescape"))
+    key = digest("\0".join(f"{path}\0{seen}" for path, seen in zip(read, digests)).encode("utf-8", "surrogateescape"))
     found = store.load("called words", key) if store is not None else None
     if not (isinstance(found, list) and len(found) == len(read)
             and all(isinstance(words, list) and all(isinstance(word, str) for word in words) for words in found)):
-        found = [sorted(set(_CALLED_WORD.findall(lines.text))) for _, lines in read]
-        if store is not None:
+        found = [sorted(set(_CALLED_WORD.findall((memo.lines(path, keep=False) or Lines("")).text))) for path in read]
+        if store is not None and [memo.digest(path) for path in read] == digests:  # unchanged between the reads
             store.save("called words", key, found)
     index: dict[str, list[Path]] = {}
-    for (path, _), words in zip(read, found):
+    for path, words in zip(read, found):
         for word in words:
             index.setdefault(word, []).append(path)
     return index
@@ -617,9 +619,8 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
         return cast("dict[str, _Calling]", known)
     functions = list(_module_functions(info))
     store = analysis.resolver.index.store
-    store_key = f"{info.digest}:{info.name}:{int(info.is_package)}"
-    if store is not None and info.digest:
-        index = _stored_calls(store.load("calls", store_key), functions)
+    if store is not None and info.summary_key:
+        index = _stored_calls(store.load("calls", info.summary_key), functions)
         if index is not None:
             analysis.memo.extra[key] = index
             return index
@@ -635,8 +636,8 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
         for name in by_name:
             index.setdefault(name, []).append((qualname, node, owner))
             numbers.setdefault(name, []).append(number)
-    if store is not None and info.digest:
-        store.save("calls", store_key, numbers)
+    if store is not None and info.summary_key:
+        store.save("calls", info.summary_key, numbers)
     analysis.memo.extra[key] = index
     return index
 
