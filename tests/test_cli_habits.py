@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
+import coverage
 import pytest
-from conftest import executable, mockpolicy, mockpolicy_in_process, pylint, write_tree
+from conftest import executable, mockpolicy, mockpolicy_in_process, pylint, run, write_tree
 
 MOCKS = """
     from unittest import mock
@@ -186,6 +188,25 @@ def test_a_closed_pipe_ends_quietly(app_project: Path) -> None:
     result = subprocess.run(f"'{executable('mockpolicy')}' check | head -0", shell=True, cwd=app_project,
                             capture_output=True, text=True, check=False)
     assert result.stderr == ""
+
+
+def test_the_quick_exit_loses_no_output_and_no_coverage_data(app_project: Path, tmp_path: Path) -> None:
+    # The program ends without tearing its objects down once its output is
+    # flushed: a long report through a pipe and a report file arrive whole, and
+    # a run measured by coverage.py still gets to save its data.
+    write_tree(app_project, {f"tests/test_{n}.py": MOCKS for n in range(40)})
+    piped = mockpolicy("check", "-q", cwd=app_project)
+    assert piped.returncode == 1 and len(piped.stdout.splitlines()) == 80 and piped.stdout.endswith(".\n")
+    report = tmp_path / "report.txt"
+    written = mockpolicy("check", "-q", "-o", str(report), cwd=app_project)
+    assert written.returncode == 1 and report.read_text() == piped.stdout
+    data_file = tmp_path / "measured.coverage"
+    measured = run([sys.executable, "-m", "coverage", "run", f"--data-file={data_file}", "-m", "mockpolicy", "check", "-q"],
+                   cwd=app_project)
+    assert measured.returncode == 1 and measured.stdout == piped.stdout
+    data = coverage.CoverageData(basename=str(data_file))
+    data.read()
+    assert any(Path(name).name == "cli.py" and Path(name).parent.name == "mockpolicy" for name in data.measured_files())
 
 
 def test_what_is_analysed_is_said_when_the_whole_project_is_walked(tmp_path: Path) -> None:
