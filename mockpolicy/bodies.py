@@ -94,7 +94,6 @@ def defer_bodies(
     already stays. ``keep``: see ``LazyBody``; ``only``: just the functions
     ending on these lines."""
     lines = text if isinstance(text, Lines) else None
-    whole: _WholeModule | None = None
     for function in _functions(tree.body):
         if function.end_lineno is None or type(function.body) is not list:
             continue
@@ -102,44 +101,7 @@ def defer_bodies(
             continue
         if lines is None:
             lines = Lines(text)  # type: ignore[arg-type]
-        if keep and whole is None:
-            whole = _WholeModule(lines)
-        load = _loader(lines, function)
-        function.body = LazyBody(load if whole is None else whole.loader(function, load), keep)
-
-
-class _WholeModule:
-    """The kept deferred bodies of one module: the first few are parsed one
-    by one; then the whole module is parsed once and the rest served from it
-    (a run that reads most bodies of a module pays one parse, not one per body)."""
-
-    ONE_BY_ONE = 3
-
-    __slots__ = ("_lines", "_loaded", "_rest")
-
-    def __init__(self, lines: Lines) -> None:
-        self._lines = lines
-        self._loaded: set[tuple[int, int]] = set()
-        self._rest: dict[tuple[int, int], list[ast.stmt]] | None = None
-
-    def loader(self, function: FunctionNode, one: Callable[[], list[ast.stmt]]) -> Callable[[], list[ast.stmt]]:
-        where = (function.lineno, function.end_lineno or function.lineno)
-
-        def load() -> list[ast.stmt]:
-            if self._rest is None and len(self._loaded) >= self.ONE_BY_ONE:
-                try:
-                    tree = ast.parse(self._lines.text)
-                except (SyntaxError, ValueError, RecursionError, MemoryError):
-                    tree = ast.Module(body=[], type_ignores=[])
-                self._rest = {
-                    (node.lineno, node.end_lineno or node.lineno): node.body for node in _functions(tree.body)
-                    if (node.lineno, node.end_lineno or node.lineno) not in self._loaded
-                }
-            self._loaded.add(where)
-            found = self._rest.pop(where, None) if self._rest is not None else None
-            return found if found is not None else one()
-
-        return load
+        function.body = LazyBody(_loader(lines, function), keep)
 
 
 # -- skeletons: a module's text without its function bodies ---------------------
