@@ -40,8 +40,13 @@ class Memo:
     functions mocks replace. Only modules the engine's index holds for its
     whole life (never the file under analysis) are remembered here."""
 
-    def __init__(self, tracker: Tracker | None = None) -> None:
+    def __init__(
+        self, tracker: Tracker | None = None, kept: Callable[[Path], tuple[Lines, str] | None] = lambda path: None,
+    ) -> None:
+        """``kept``: the lines of a file someone else holds already, with the
+        digest of their bytes (``ModuleIndex.text``), used instead of a copy."""
         self.tracker = tracker or Tracker()
+        self._kept = kept
         self._sources: dict[Path, Lines | None] = {}
         self._digests: dict[Path, str] = {}  # of the bytes ``lines`` read
         self._passed_over: set[Path] = set()  # read once and not kept (``lines(keep=False)``)
@@ -58,6 +63,13 @@ class Memo:
         if path in self._sources:
             self.tracker.note(dep)
             return self._sources[path]
+        kept = self._kept(path)
+        if kept is not None:
+            lines, self._digests[path] = kept
+            self.tracker.observe(dep, kept[1])
+            self._sources[path] = lines
+            return lines
+        found: Lines | None
         try:
             data = read_source(path)
         except (SourceError, OSError):

@@ -23,32 +23,32 @@ from mockpolicy.source import Lines
 
 
 class LazyBody(list):  # type: ignore[type-arg]
-    """A function's body, parsed from its source lines on first use."""
+    """A function's body, parsed from its source lines on first use. It holds
+    plain values (the lines and where the function lies, no closure and no
+    link back to the function): an engine keeps thousands, and a host's
+    garbage collector walks each object it holds."""
 
-    __slots__ = ("_load", "_loader", "keep")
+    __slots__ = ("_lines", "_first", "_last", "_indented", "loaded", "keep")
 
-    def __init__(self, load: Callable[[], list[ast.stmt]], keep: bool = False) -> None:
+    def __init__(self, lines: Lines, function: FunctionNode, keep: bool = False) -> None:
         """``keep``: once parsed, the body stays (``reading_once`` never drops it)."""
         super().__init__()
-        self._loader = load
-        self._load: Callable[[], list[ast.stmt]] | None = load
+        self._lines = lines
+        self._first, self._last = function.lineno, function.end_lineno or function.lineno
+        self._indented = function.col_offset > 0
+        self.loaded = False
         self.keep = keep
 
     def _loaded(self) -> LazyBody:
-        load = self._load
-        if load is not None:
-            self._load = None
-            list.extend(self, load())
+        if not self.loaded:
+            self.loaded = True
+            list.extend(self, _parsed_body(self._lines, self._first, self._last, self._indented))
         return self
-
-    @property
-    def loaded(self) -> bool:
-        return self._load is None
 
     def unload(self) -> None:
         """Drop the parsed statements; the next use parses them again (new nodes)."""
         list.clear(self)
-        self._load = self._loader
+        self.loaded = False
 
 
 def reading_once(function: FunctionNode) -> Callable[[], None]:
@@ -101,7 +101,7 @@ def defer_bodies(
             continue
         if lines is None:
             lines = Lines(text)  # type: ignore[arg-type]
-        function.body = LazyBody(_loader(lines, function), keep)
+        function.body = LazyBody(lines, function, keep)
 
 
 # -- skeletons: a module's text without its function bodies ---------------------
@@ -179,25 +179,21 @@ def _functions_placed(statements: list[ast.stmt], in_class: bool) -> Iterator[tu
                     yield from _functions_placed([item], inside)
 
 
-def _loader(lines: Lines, function: FunctionNode) -> Callable[[], list[ast.stmt]]:
-    first, last, indented = function.lineno, function.end_lineno or function.lineno, function.col_offset > 0
-
-    def load() -> list[ast.stmt]:
-        segment = lines.with_breaks(first, last)
-        # An indented def parses inside an `if` block; empty lines before it put
-        # it on its own line numbers (cheaper than shifting every node after).
-        above = first - 2 if indented else first - 1
-        if above < 0:
-            tree = ast.parse("if 1:\n" + segment)  # the def shares the file's first line
-            node = tree.body[0].body[0]  # type: ignore[attr-defined]
-            _shift_lines(node.body, above)
-        else:
-            tree = ast.parse("\n" * above + ("if 1:\n" + segment if indented else segment))
-            node = tree.body[0].body[0] if indented else tree.body[0]  # type: ignore[attr-defined]
-        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        return node.body
-
-    return load
+def _parsed_body(lines: Lines, first: int, last: int, indented: bool) -> list[ast.stmt]:
+    """The body of the function on lines ``first`` to ``last`` of ``lines``."""
+    segment = lines.with_breaks(first, last)
+    # An indented def parses inside an `if` block; empty lines before it put
+    # it on its own line numbers (cheaper than shifting every node after).
+    above = first - 2 if indented else first - 1
+    if above < 0:
+        tree = ast.parse("if 1:\n" + segment)  # the def shares the file's first line
+        node = tree.body[0].body[0]  # type: ignore[attr-defined]
+        _shift_lines(node.body, above)
+    else:
+        tree = ast.parse("\n" * above + ("if 1:\n" + segment if indented else segment))
+        node = tree.body[0].body[0] if indented else tree.body[0]  # type: ignore[attr-defined]
+    assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    return node.body
 
 
 def _shift_lines(statements: list[ast.stmt], by: int) -> None:

@@ -53,7 +53,7 @@ class Engine:
         self.resolver = Resolver(project, self.index)
         self.fixtures = Fixtures(project, self.index, self.resolver)
         self.libraries = Libraries(project, defer_bodies=lean, tracker=self.tracker, store=store)
-        self.memo = Memo(self.tracker)
+        self.memo = Memo(self.tracker, self.index.text)
         self.subclasses = Subclasses(self.resolver)
         self._analysing: ModuleInfo | None = None  # the file under analysis, whose classes may combine a mixin
         self.resolver.hosts = lambda cls: self.subclasses.known(cls, self._analysing)

@@ -490,6 +490,13 @@ class ModuleIndex:
         self._modules: dict[str, ModuleInfo | None] = {}
         self._located: dict[str, tuple[Path | None, bool] | None] = {}
         self._import_words: dict[Path, frozenset[str]] = {}
+        self._texts: dict[Path, tuple[Lines, str]] = {}  # the lines deferred bodies are parsed from, with their digest
+
+    def text(self, path: Path) -> tuple[Lines, str] | None:
+        """The lines of the module file ``path`` that the index keeps (to parse
+        its deferred bodies) and the digest of the bytes they came from; None
+        when it keeps none. The engine's ``Memo`` reads them instead of a copy."""
+        return self._texts.get(path)
 
     def locate(self, name: str) -> tuple[Path | None, bool] | None:
         """``(file, is_package)`` for a project module, ``(None, True)`` for a
@@ -600,6 +607,7 @@ class ModuleIndex:
                 if self.defer_bodies:
                     defer_bodies(tree, lines)  # the bodies the summary read too
                 info.summary_key = key
+                self._texts[path] = (lines, data_digest)
                 return info
         try:
             tree = ast.parse(data, filename=str(path))
@@ -618,6 +626,7 @@ class ModuleIndex:
                 store.save("skeleton", key, record)
             if self.defer_bodies:
                 defer_bodies(tree, lines)
+                self._texts[path] = (lines, data_digest)
         return info
 
     def _skeleton_tree(self, record: object, data: bytes) -> tuple[ast.Module, Lines] | None:

@@ -141,7 +141,8 @@ class Lines(Sequence[str]):
         """Where each line starts and ends."""
         if self._offsets is None:
             text = self.text
-            starts, ends = array("q", [0]), array("q")
+            width = "i" if len(text) < 2**31 else "q"  # 4-byte offsets for any real source
+            starts, ends = array(width, [0]), array(width)
             if "\r" in text:
                 for found in _LINE_BREAK.finditer(text):
                     ends.append(found.start())
