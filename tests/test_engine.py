@@ -349,6 +349,70 @@ def test_a_file_calling_a_helper_of_the_tests_is_analysed_without_mocking_words(
     assert engine.analyse_source(str(tests / "test_other.py"), plain + b"        print(:\n") == []
 
 
+def test_a_run_of_many_files_screens_helper_calls_and_misses_no_helper_site(app_project: Path) -> None:
+    """With many files, a call is resolved as a helper's only when its name is
+    among the tests' helper words, the file's own helpers added when the file
+    is not among those the words were read from (a buffer, a new file)."""
+    write_tree(app_project, {
+        "tests/base.py": """
+            from unittest import mock
+
+
+            class ServiceTest:
+                def check_call(self, function, target):
+                    with mock.patch(target, autospec=True):
+                        function()
+
+                def wraps_check(self, function, target):
+                    return self.check_call(function, target)
+            """,
+        "tests/test_called.py": """
+            from tests import base
+
+
+            class TestRun(base.ServiceTest):
+                def test_run(self):
+                    self.check_call(print, "app.jobs.run")
+                    self.wraps_check(print, "app.jobs.run")
+            """,
+    })
+    buffer = b"""from unittest import mock
+
+from tests import base
+
+
+def _swap(target):
+    return mock.patch(target, autospec=True)
+
+
+def _swap_via(target):
+    return _swap(target)
+
+
+class TestBuffer(base.ServiceTest):
+    def test_run(self):
+        with _swap("app.jobs.run"), _swap_via("app.jobs.run"):
+            self.wraps_check(print, "app.jobs.run")
+"""
+    tests = app_project / "tests"
+    found = {}
+    for many in (False, True):
+        engine = Engine(load_project(app_project))
+        engine.plan_for(few_files=not many)
+        found[many] = (engine.analyse_file(tests / "test_called.py"),
+                       engine.analyse_source(str(tests / "test_buffer.py"), buffer))
+        names = engine.helper_names(str(tests / "test_called.py"), "")
+        assert (names is not None) == many
+        if names is not None:
+            assert {"check_call", "wraps_check", "useFixture", "patch"} <= names and "print" not in names
+            assert {"_swap", "_swap_via"} <= (engine.helper_names(str(tests / "test_buffer.py"), buffer.decode()) or set())
+    assert found[True] == found[False]
+    assert [symbols(findings) for findings in found[True]] == [
+        [(FIRST_PARTY_MOCK.symbol, 6), (FIRST_PARTY_MOCK.symbol, 7)],
+        [(FIRST_PARTY_MOCK.symbol, 16), (FIRST_PARTY_MOCK.symbol, 16), (FIRST_PARTY_MOCK.symbol, 17)],
+    ]
+
+
 def test_helper_words_are_read_from_the_text_of_each_def() -> None:
     source = b'''
 def swap(target):
