@@ -12,12 +12,13 @@ import ast
 import dataclasses
 import functools
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
 from mockpolicy.bodies import body_spans, defer_bodies, function_lines, skeleton
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
-from mockpolicy.functions import dotted_parts, import_bindings, is_none, unquoted, walk
+from mockpolicy.functions import FunctionNode, dotted_parts, import_bindings, is_none, own_nodes, unquoted, walk
 from mockpolicy.source import Lines, SourceError, declares_namespace, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, callee_name, is_fixture
@@ -625,6 +626,11 @@ class ModuleIndex:
                 record = {"spans": body_spans(tree, lines, kept), "functions": function_lines(tree)}
                 store.save("skeleton", key, record)
             if self.defer_bodies:
+                # Which functions call which names, read now that the bodies are
+                # parsed: the search for callers would parse each body again.
+                info.calls = calls_record(info)
+                if store is not None:
+                    store.save("calls", key, info.calls)
                 defer_bodies(tree, lines)
                 self._texts[path] = (lines, data_digest)
         return info
@@ -645,6 +651,40 @@ class ModuleIndex:
             return None
         defer_bodies(tree, lines, keep=not self.defer_bodies, only={last for _, last, _ in spans})
         return tree, lines
+
+
+def module_functions(info: ModuleInfo) -> Iterator[tuple[str, FunctionNode, str]]:
+    """The functions and methods (classes at any depth) a module binds, with
+    dotted names and, for a method, its class's dotted name."""
+    stack: list[tuple[str, dict[str, Binding], str]] = [(info.name, info.bindings, "")]
+    while stack:
+        prefix, table, owner = stack.pop()
+        for name, binding in table.items():
+            if binding.kind == "def" and binding.function is not None:
+                yield f"{prefix}.{name}", binding.function, owner
+            elif binding.kind == "class" and binding.cls is not None and binding.cls.module == info.name:
+                stack.append((f"{prefix}.{name}", binding.cls.members, f"{prefix}.{name}"))
+
+
+def calls_in(node: FunctionNode) -> dict[str, list[ast.Call]]:
+    """The calls in ``node``'s own body by their callee's last name."""
+    by_name: dict[str, list[ast.Call]] = {}
+    for call in own_nodes(node):
+        if isinstance(call, ast.Call):
+            by_name.setdefault(callee_name(call.func), []).append(call)
+    by_name.pop("", None)
+    return by_name
+
+
+def calls_record(info: ModuleInfo) -> dict[str, list[int]]:
+    """For each name the functions of ``info`` call (a callee's last name), the
+    numbers of those functions in ``module_functions`` order: what the summary
+    store keeps of a module as its "calls"."""
+    numbers: dict[str, list[int]] = {}
+    for number, (_, node, _) in enumerate(module_functions(info)):
+        for name in calls_in(node):
+            numbers.setdefault(name, []).append(number)
+    return numbers
 
 
 def _read_by_summary(function: ast.FunctionDef | ast.AsyncFunctionDef, is_method: bool, is_package: bool) -> bool:

@@ -91,6 +91,10 @@ class ModuleInfo:
     # What the summary store keeps of this module under (its bytes' digest, name
     # and kind), when the index read it from a file; "" for the file under analysis.
     summary_key: str = ""
+    # For a module whose bodies the index defers: which of its functions call
+    # which names (``index.calls_record``), read before the bodies were dropped,
+    # until the search for callers takes it.
+    calls: dict[str, list[int]] | None = None
 
 
 class Kind(enum.Enum):

@@ -29,12 +29,12 @@ from mockpolicy.analysis import Analysis
 from mockpolicy.bodies import NOTHING, reading_once
 from mockpolicy.deps import Deps, digest, listing_fact
 from mockpolicy.functions import FunctionNode, child_nodes, dotted_parts, falls_through, own_nodes, statements, walk
-from mockpolicy.index import module_name_for
+from mockpolicy.index import calls_in, module_functions, module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.resolve import Resolver
 from mockpolicy.sites import Context, MockSite, root_key
 from mockpolicy.source import Lines, segment
-from mockpolicy.symbols import UNKNOWN, Binding, ClassInfo, Kind, ModuleInfo, Scope, Value
+from mockpolicy.symbols import UNKNOWN, ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
     ALWAYS_SKIP_MARKERS,
     AUTOUSE_KEYWORD,
@@ -534,18 +534,8 @@ def _named_calls(analysis: Analysis, node: FunctionNode, name: str) -> list[ast.
     memory = cast("dict[int, dict[str, list[ast.Call]]]", analysis.memo.extra.setdefault("named calls", {}))
     by_name = memory.get(id(node))
     if by_name is None:
-        by_name = memory[id(node)] = _calls_in(node)
+        by_name = memory[id(node)] = calls_in(node)
     return by_name.get(name, [])
-
-
-def _calls_in(node: FunctionNode) -> dict[str, list[ast.Call]]:
-    """The calls in ``node``'s own body by their callee's last name."""
-    by_name: dict[str, list[ast.Call]] = {}
-    for call in own_nodes(node):
-        if isinstance(call, ast.Call):
-            by_name.setdefault(callee_name(call.func), []).append(call)
-    by_name.pop("", None)
-    return by_name
 
 
 def _callee_values(
@@ -611,25 +601,30 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
     call (a callee's last name): for each name, (qualified name, function,
     owner class) of every function calling it. Built once per file and engine
     from the nodes the symbol index holds anyway, so looking for the callers of
-    many mocked functions walks each file once and parses none again (a body
-    the index defers is parsed for the walk and dropped after it)."""
+    many mocked functions walks each file once and parses none again: the
+    record the index read while it parsed the module whole (``ModuleInfo.calls``)
+    or the summary store's, else a walk (a body the index defers is parsed for
+    it and dropped after)."""
     key = ("calls", path)
     known = analysis.memo.extra.get(key)
     if known is not None:
         return cast("dict[str, _Calling]", known)
-    functions = list(_module_functions(info))
+    functions = list(module_functions(info))
     store = analysis.resolver.index.store
-    if store is not None and info.summary_key:
-        index = _stored_calls(store.load("calls", info.summary_key), functions)
-        if index is not None:
-            analysis.memo.extra[key] = index
-            return index
+    record: object = info.calls
+    info.calls = None  # read while the index parsed the module whole; needed once
+    if record is None and store is not None and info.summary_key:
+        record = store.load("calls", info.summary_key)
+    index = _stored_calls(record, functions) if record is not None else None
+    if index is not None:
+        analysis.memo.extra[key] = index
+        return index
     index = {}
     numbers: dict[str, list[int]] = {}
     named = cast("dict[int, dict[str, list[ast.Call]]]", analysis.memo.extra.setdefault("named calls", {}))
     for number, (qualname, node, owner) in enumerate(functions):
         done = reading_once(node)
-        by_name = _calls_in(node)
+        by_name = calls_in(node)
         if done is NOTHING:  # the body stays: keep its calls for ``_named_calls``
             named[id(node)] = by_name
         done()
@@ -644,7 +639,7 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
 
 def _stored_calls(record: object, functions: list[tuple[str, FunctionNode, str]]) -> dict[str, _Calling] | None:
     """``_calls_by_name`` from a stored record (name -> the numbers of the
-    functions calling it, in ``_module_functions`` order); None when it does not fit."""
+    functions calling it, in ``module_functions`` order); None when it does not fit."""
     if not isinstance(record, dict):
         return None
     index: dict[str, _Calling] = {}
@@ -655,19 +650,6 @@ def _stored_calls(record: object, functions: list[tuple[str, FunctionNode, str]]
             return None
         index[name] = [functions[number] for number in numbers]
     return index
-
-
-def _module_functions(info: ModuleInfo) -> Iterator[tuple[str, FunctionNode, str]]:
-    """The functions and methods (classes at any depth) a module binds, with
-    dotted names and, for a method, its class's dotted name."""
-    stack: list[tuple[str, dict[str, Binding], str]] = [(info.name, info.bindings, "")]
-    while stack:
-        prefix, table, owner = stack.pop()
-        for name, binding in table.items():
-            if binding.kind == "def" and binding.function is not None:
-                yield f"{prefix}.{name}", binding.function, owner
-            elif binding.kind == "class" and binding.cls is not None and binding.cls.module == info.name:
-                stack.append((f"{prefix}.{name}", binding.cls.members, f"{prefix}.{name}"))
 
 
 def _calls(value: Value, function: Value, dotted: frozenset[str]) -> bool:

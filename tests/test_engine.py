@@ -13,13 +13,14 @@ import pytest
 from conftest import mockpolicy, write_tree
 
 from mockpolicy.analysis import Analysis, Family
+from mockpolicy.bodies import LazyBody
 from mockpolicy.cache import SummaryCache
 from mockpolicy.checks import FAMILIES
 from mockpolicy.engine import Engine, Session
 from mockpolicy.findings import Finding
 from mockpolicy.functions import LEAVES, child_nodes
 from mockpolicy.helpers import helper_words
-from mockpolicy.index import SummaryStore
+from mockpolicy.index import SummaryStore, calls_record, module_functions, summarize
 from mockpolicy.project import Project, load_project
 from mockpolicy.rules import ANALYSIS_ERROR, FIRST_PARTY_MOCK
 from mockpolicy.source import SourceError, decode_source, read_source
@@ -183,6 +184,17 @@ def test_an_engine_reading_module_summaries_finds_exactly_what_a_full_parse_find
     assert compared > 100
     kept = [path for store in stores.values() for path in (store.directory / "summaries").glob("*.json")]
     assert len(kept) > 50
+
+
+def test_a_lean_index_reads_which_functions_call_which_names_before_it_drops_the_bodies(app_project: Path) -> None:
+    """The search for callers then parses only the bodies that call the name it looks for."""
+    engine = Engine(load_project(app_project), lean=True)
+    info = engine.index.get("app.jobs")
+    assert info is not None and info.path is not None
+    whole = summarize("app.jobs", info.path, False, ast.parse(info.path.read_bytes()))
+    assert info.calls == calls_record(whole) == {"sleep": [1], "claim": [0], "Runner": [0]}
+    assert [name for name, _, _ in module_functions(info)] == ["app.jobs.run", "app.jobs.Runner.claim"]
+    assert all(isinstance(node.body, LazyBody) and not node.body.loaded for _, node, _ in module_functions(info))
 
 
 ENVIRON_AND_MOCK = BAD_MOCK + b"""
