@@ -243,7 +243,7 @@ class FindingsCache:
         if kind == "s":
             return listing_fact(self.project.code_under_test())
         if kind == "h":
-            return words_fact(project_helper_words(self.project)[0])
+            return words_fact(project_helper_words(self.project))
         if kind == "c":
             return index_fact(header_index(self.project.import_roots, name))
         if kind in ("l", "m") and tag in ("p", "l"):

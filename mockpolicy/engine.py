@@ -20,17 +20,16 @@ from mockpolicy.checks import FAMILIES
 from mockpolicy.deps import HELPER_WORDS_DEP, Tracker, words_fact
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import Fixtures
-from mockpolicy.helpers import Helpers, calls_any, helper_words, project_helper_words
+from mockpolicy.helpers import Helpers, calls_any, project_helper_words
 from mockpolicy.index import ModuleIndex, SummaryStore, module_name_for, summarize
 from mockpolicy.libraries import Libraries
-from mockpolicy.project import Project, find_root, load_project, resolved
+from mockpolicy.project import Project, find_root, load_project
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANALYSIS_ERROR
 from mockpolicy.sites import TestModule
 from mockpolicy.source import SourceError, decode_source, read_source
 from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import ModuleInfo
-from mockpolicy.vocabulary import TEST_CASE_PATCHERS, USE_FIXTURE
 
 T = TypeVar("T")
 
@@ -62,33 +61,11 @@ class Engine:
         self._helper_words: frozenset[str] | None = None
         self._helper_bytes: frozenset[bytes] = frozenset()
         self._helper_fact = ""
-        self._screen_helper_calls = False
-        self._helper_word_files: frozenset[Path] = frozenset()  # the files ``helper_words`` read
-        self._helper_calls: frozenset[str] | None = None  # see ``helper_names``
 
-    def plan_for(self, few_files: bool) -> None:
-        """Set the engine up for a run of few files (a pre-commit hook, an
-        editor) or of many. With few, modules are read from their skeletons
-        (see ``ModuleIndex``), in the project's index and the libraries'. With
-        many, a call is taken for a helper of the tests only when its name is
-        among ``helper_names``: the tests' text is read once for the run, and
-        most calls of its files are then never resolved."""
-        self.index.skeletons = self.libraries.skeletons = few_files and self.index.store is not None
-        self._screen_helper_calls = not few_files
-
-    def helper_names(self, path: str, source: str) -> frozenset[str] | None:
-        """Every name a call of a helper of the tests may end with, for the
-        file at ``path`` whose text is ``source``; None when the engine does
-        not screen helper calls (see ``plan_for``). ``helper_words`` read the
-        tests' files; a file they did not include adds its own helpers."""
-        if not self._screen_helper_calls:
-            return None
-        words = self.helper_words()
-        if self._helper_calls is None:
-            self._helper_calls = words | _HELPER_CALLS_OF_LIBRARIES
-        if resolved(Path(path)) in self._helper_word_files:
-            return self._helper_calls
-        return self._helper_calls | helper_words([source.encode("utf-8", "surrogatepass")], words)
+    def read_skeletons(self, wanted: bool) -> None:
+        """Whether modules are read from their skeletons (see ``ModuleIndex``),
+        in the project's index and the libraries'."""
+        self.index.skeletons = self.libraries.skeletons = wanted and self.index.store is not None
 
     def read(self, path: str | Path) -> bytes:
         """The bytes of the source file at ``path``, within the project's size
@@ -145,7 +122,7 @@ class Engine:
         """``helper_words`` of the project's tests, read once per engine (a
         dependency of every file it decides about)."""
         if self._helper_words is None:
-            self._helper_words, self._helper_word_files = project_helper_words(self.project)
+            self._helper_words = project_helper_words(self.project)
             self._helper_bytes = frozenset(word.encode() for word in self._helper_words)
             self._helper_fact = words_fact(self._helper_words)
         self.tracker.observe(HELPER_WORDS_DEP, self._helper_fact)
@@ -185,7 +162,7 @@ class Engine:
         self.index.add(info)
         self._analysing = info
         try:
-            module = TestModule(tree, info, self.resolver, self.fixtures, self.helpers, self.helper_names(path, source))
+            module = TestModule(tree, info, self.resolver, self.fixtures, self.helpers)
             try:
                 analysis = Analysis(
                     path, source, module, self.resolver, Annotations(source), self.libraries, self.memo,
@@ -241,7 +218,7 @@ class Session:
             project = load_project(root)
             store = self.store_for(project) if self.store_for is not None else None
             engine = self._engines[root] = Engine(project, lean=self.lean, track=self.track, store=store)
-            engine.plan_for(self.few_files)
+            engine.read_skeletons(self.few_files)
         return engine
 
     def expect(self, count: int) -> None:
@@ -249,11 +226,7 @@ class Session:
         skeletons only in a run of at most ``FEW_FILES``."""
         self.few_files = count <= FEW_FILES
         for engine in self._engines.values():
-            engine.plan_for(self.few_files)
+            engine.read_skeletons(self.few_files)
 
 
 FEW_FILES = 4
-
-# The names of calls that make mock sites as helpers do without being the
-# tests' own functions: testing libraries' ``self.patch`` and ``self.useFixture``.
-_HELPER_CALLS_OF_LIBRARIES = frozenset({USE_FIXTURE, *(name.rpartition(".")[2] for name in TEST_CASE_PATCHERS)})

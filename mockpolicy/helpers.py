@@ -30,7 +30,7 @@ from typing import Literal
 
 from mockpolicy.deps import Deps
 from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings, own_nodes
-from mockpolicy.project import Project, resolved
+from mockpolicy.project import Project
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
@@ -855,12 +855,11 @@ def _def_lines(data: bytes) -> Iterator[tuple[int, re.Match[bytes]]]:
             yield len(head) - len(code), match
 
 
-def project_helper_words(project: Project) -> tuple[frozenset[str], frozenset[Path]]:
+def project_helper_words(project: Project) -> frozenset[str]:
     """``helper_words`` of every file of the project's tests
-    (``Project.code_of_the_tests``) and its ``mock-helpers``, with the files
-    read (resolved); a file that cannot be read, or is over the size limit, is left out."""
-    files = project.code_of_the_tests()
-    return helper_words(_readable(files, project.max_file_bytes), project.mock_helpers), frozenset(map(resolved, files))
+    (``Project.code_of_the_tests``) and its ``mock-helpers``; a file that
+    cannot be read, or is over the size limit, is left out."""
+    return helper_words(_readable(project.code_of_the_tests(), project.max_file_bytes), project.mock_helpers)
 
 
 def _readable(paths: list[Path], limit: int) -> Iterator[bytes]:

@@ -279,16 +279,12 @@ class TestModule:
 
     def __init__(
         self, tree: ast.Module, info: ModuleInfo, resolver: Resolver, fixtures: Fixtures | None = None,
-        helpers: Helpers | None = None, helper_names: frozenset[str] | None = None,
+        helpers: Helpers | None = None,
     ) -> None:
-        """``helper_names``: when given, every name a call of a helper of the
-        tests may end with (a superset, such as ``Engine.helper_names``); a
-        call ending with another name is no helper's, and is not resolved."""
         self.info = info
         self.resolver = resolver
         self.fixtures = fixtures
         self.helpers = helpers
-        self._helper_names = helper_names
         self._callees: dict[tuple[int, str], Value] = {}
         self._own_functions: dict[int, Context] = {}  # id(def) -> its context, for the file's own helpers
         self.directory = info.path.parent if info.path is not None else None
@@ -539,8 +535,6 @@ class TestModule:
             return None
         if parts[-1] == USE_FIXTURE and len(call.args) == 1 and isinstance(call.args[0], ast.Call):
             return self._fixture_site(call, call.args[0], context)
-        if self._helper_names is not None and parts[-1] not in self._helper_names:
-            return None
         root = parts[0]
         bound = (root in ("self", "cls") or _alias_of_self(context, root)) and context.class_info is not None
         if bound and len(parts) != 2:
