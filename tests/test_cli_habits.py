@@ -201,8 +201,8 @@ def test_the_quick_exit_loses_no_output_and_no_coverage_data(app_project: Path, 
     written = mockpolicy("check", "-q", "-o", str(report), cwd=app_project)
     assert written.returncode == 1 and report.read_text() == piped.stdout
     data_file = tmp_path / "measured.coverage"
-    measured = run([sys.executable, "-m", "coverage", "run", f"--data-file={data_file}", "-m", "mockpolicy", "check", "-q"],
-                   cwd=app_project)
+    measured = run([sys.executable, "-m", "coverage", "run", f"--data-file={data_file}", "--source=mockpolicy",
+                    "-m", "mockpolicy", "check", "-q"], cwd=app_project)  # by name: installed or editable alike
     assert measured.returncode == 1 and measured.stdout == piped.stdout
     data = coverage.CoverageData(basename=str(data_file))
     data.read()
