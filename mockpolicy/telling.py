@@ -616,23 +616,20 @@ def _calls_by_name(analysis: Analysis, path: Path, info: ModuleInfo) -> dict[str
     if record is None and store is not None and info.summary_key:
         record = store.load("calls", info.summary_key)
     index = _stored_calls(record, functions) if record is not None else None
-    if index is not None:
-        analysis.memo.extra[key] = index
-        return index
-    index = {}
-    numbers: dict[str, list[int]] = {}
-    named = cast("dict[int, dict[str, list[ast.Call]]]", analysis.memo.extra.setdefault("named calls", {}))
-    for number, (qualname, node, owner) in enumerate(functions):
-        done = reading_once(node)
-        by_name = calls_in(node)
-        if done is NOTHING:  # the body stays: keep its calls for ``_named_calls``
-            named[id(node)] = by_name
-        done()
-        for name in by_name:
-            index.setdefault(name, []).append((qualname, node, owner))
-            numbers.setdefault(name, []).append(number)
-    if store is not None and info.summary_key:
-        store.save("calls", info.summary_key, numbers)
+    if index is None:
+        numbers: dict[str, list[int]] = {}
+        named = cast("dict[int, dict[str, list[ast.Call]]]", analysis.memo.extra.setdefault("named calls", {}))
+        for number, (_, node, _) in enumerate(functions):
+            done = reading_once(node)
+            by_name = calls_in(node)
+            if done is NOTHING:  # the body stays: keep its calls for ``_named_calls``
+                named[id(node)] = by_name
+            done()
+            for name in by_name:
+                numbers.setdefault(name, []).append(number)
+        if store is not None and info.summary_key:
+            store.save("calls", info.summary_key, numbers)
+        index = _stored_calls(numbers, functions) or {}
     analysis.memo.extra[key] = index
     return index
 
