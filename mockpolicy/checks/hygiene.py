@@ -26,6 +26,7 @@ from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_EN
 from mockpolicy.sites import Context, MockSite, Target, root_key
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
+    CLASS_TEARDOWN_NAMES,
     CLEANUP_REGISTRARS,
     EXPECTING_CONTEXTS,
     MOCKER_FIXTURES,
@@ -116,6 +117,7 @@ class _Cleanups:
         self._shared: dict[int, Cleanup] = {}
         self._registered: dict[int, set[str]] = {}
         self._of_helpers: dict[int, list[ast.expr]] = {}  # id(method) -> what it registers
+        self._of_tear_downs: dict[int, set[str]] = {}  # id(module context) -> methods tear-downs call
 
     def visible(self, context: Context) -> Cleanup:
         """The cleanups that cover code in ``context``: its own, and those its
@@ -161,7 +163,7 @@ class _Cleanups:
                 names = {
                     _own_method(call.args[0]) for method in owner.children for call in method.calls
                     if isinstance(call.func, ast.Attribute) and call.func.attr in CLEANUP_REGISTRARS and call.args
-                }
+                } | self._called_by_tear_downs(owner)
             elif isinstance(owner.node, ast.Module):
                 names = {
                     call.args[0].id for call in ast.walk(owner.node) if isinstance(call, ast.Call) and call.args
@@ -175,6 +177,22 @@ class _Cleanups:
                 }
             self._registered[id(owner)] = names
         return context.name in names
+
+    def _called_by_tear_downs(self, context: Context) -> set[str]:
+        """The names of the methods a tear-down method of any class of the file
+        calls on its own instance (``self._replace_env_vars()`` in a subclass's
+        ``tearDown``): restoring code, read once per file."""
+        root = context
+        while root.parent is not None:
+            root = root.parent
+        found = self._of_tear_downs.get(id(root))
+        if found is None:
+            found = self._of_tear_downs[id(root)] = {
+                _own_method(call.func) for node in walk(root.node)
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in CLASS_TEARDOWN_NAMES
+                for call in own_nodes(node) if isinstance(call, ast.Call)
+            } - {""}
+        return found
 
     def _registered_by_called_methods(self, context: Context) -> list[ast.expr]:
         """The callables that methods of the class of the function ``context``
@@ -616,6 +634,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 if _changes_nothing(analysis, node, target, scope) or _installed_by_the_test(context, cleanups, target):
                     continue
                 if _cleanup_on_same_module(target, visible) or _reset_by_a_set_up(analysis, context, target, scope):
+                    continue
+                if _reloaded_by_a_base_tear_down(analysis, context, target, scope):
                     continue
                 if _restored_by_a_decorator(analysis, context, target, scope):
                     continue
@@ -1618,20 +1638,14 @@ def _reset_by_a_set_up(analysis: Analysis, context: Context, target: ast.Attribu
 def _set_up_assigns(resolver: Resolver, cls: ClassInfo, attribute: str, base: Value, own: bool = True) -> bool:
     """Whether a set-up method of ``cls`` (unless not ``own``) or of a class
     above it assigns ``attribute`` of the object ``base``."""
-    pending, seen = [cls], set()
-    while pending:
-        cls = pending.pop()
-        if id(cls) in seen:
-            continue
-        seen.add(id(cls))
-        info = resolver.index.get(cls.module)
-        if info is None:
-            continue
-        for name in SETUP_NAMES if own or len(seen) > 1 else ():
-            binding = cls.members.get(name)
+    info = resolver.index.get(cls.module)
+    classes = [(cls, info)] if own and info is not None else []
+    for current, module in [*classes, *_classes_above(resolver, cls)]:
+        for name in SETUP_NAMES:
+            binding = current.members.get(name)
             if binding is None or binding.function is None:
                 continue
-            setup_scope = resolver.function_scope(binding.function, info, cls)
+            setup_scope = resolver.function_scope(binding.function, module, current)
             for node in ast.walk(binding.function):
                 if isinstance(node, ast.Assign):
                     for assigned in node.targets:
@@ -1639,12 +1653,57 @@ def _set_up_assigns(resolver: Resolver, cls: ClassInfo, attribute: str, base: Va
                             other = resolver.evaluate(assigned.value, setup_scope)
                             if other.kind is base.kind and other.qualname == base.qualname:
                                 return True
-        module_scope = cls.bases_scope or Scope(info)
-        for base_expr in cls.bases:
-            parent = resolver.evaluate(base_expr, module_scope)
-            if parent.kind is Kind.CLASS and parent.cls is not None:
-                pending.append(parent.cls)
     return False
+
+
+def _reloaded_by_a_base_tear_down(analysis: Analysis, context: Context, target: ast.Attribute, scope: Scope) -> bool:
+    """Whether the tear-down of a project base class of the test's class, at
+    any depth, reloads the module ``target`` is an attribute of (python-swiftclient's
+    ``MockHttpTest.tearDown`` runs ``importlib.reload(c)``): reloading runs the
+    module's body again, so every name it binds is put back. Each base's call
+    is read in that base's own module (its import names may differ)."""
+    owner = context.parent
+    if owner is None or owner.class_info is None:
+        return False
+    resolver = analysis.resolver
+    module = resolver.evaluate(target.value, scope)
+    if module.kind is not Kind.MODULE:
+        return False
+    for cls, info in _classes_above(resolver, owner.class_info):
+        for name in CLASS_TEARDOWN_NAMES & cls.members.keys():
+            function = cls.members[name].function
+            if function is None:
+                continue
+            reloads = [
+                call for call in ast.walk(function) if isinstance(call, ast.Call)
+                and callee_name(call) in MODULE_RELOADERS and call.args
+            ]
+            if not reloads:
+                continue
+            tear_down_scope = resolver.function_scope(function, info, cls)
+            reloaded = [resolver.evaluate(call.args[0], tear_down_scope) for call in reloads]
+            if any(value.kind is Kind.MODULE and value.module == module.module for value in reloaded):
+                return True
+    return False
+
+
+def _classes_above(resolver: Resolver, cls: ClassInfo) -> Iterator[tuple[ClassInfo, ModuleInfo]]:
+    """The project classes ``cls`` is built on, at any depth (not ``cls``), with their modules."""
+    seen = {id(cls)}
+    pending = [cls]
+    while pending:
+        current = pending.pop()
+        info = resolver.index.get(current.module)
+        if info is None:
+            continue
+        for base_expr in current.bases:
+            base = resolver.evaluate(base_expr, current.bases_scope or Scope(info))
+            if base.kind is Kind.CLASS and base.cls is not None and id(base.cls) not in seen:
+                seen.add(id(base.cls))
+                base_info = resolver.index.get(base.cls.module)
+                if base_info is not None:
+                    yield base.cls, base_info
+                pending.append(base.cls)
 
 
 def _cleanup_on_same_module(target: ast.Attribute, visible: Cleanup) -> bool:

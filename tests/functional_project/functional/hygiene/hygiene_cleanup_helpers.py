@@ -2,6 +2,7 @@
 or a fixture's code after its yield) are restoring code; a statement a test
 expects to raise changes nothing."""
 # pylint: disable=missing-docstring,import-error
+import os
 import sys
 import unittest
 
@@ -71,3 +72,25 @@ def test_saved_and_put_back():
     saved = sys.modules["json"]
     sys.modules["json"] = None  # [unrestored-sys-modules-mutation]
     sys.modules["json"] = saved  # the saved value put back: only if the test passes
+
+
+class EnvironmentBase(unittest.TestCase):
+    def _clear_proxy_vars(self):
+        self._saved_environ = {}
+        for key in list(os.environ):
+            if key.endswith("_PROXY"):
+                self._saved_environ[key] = os.environ.pop(key)  # [unrestored-environ-mutation]
+
+    def _put_proxy_vars_back(self):
+        os.environ.update(self._saved_environ)  # a subclass's tear-down calls it: restoring code
+
+
+class TestWithoutProxies(EnvironmentBase):
+    def setUp(self):
+        self._clear_proxy_vars()
+
+    def tearDown(self):
+        self._put_proxy_vars_back()
+
+    def test_no_proxy(self):
+        assert "HTTP_PROXY" not in os.environ
