@@ -198,13 +198,25 @@ class _Summarizer:
             for name, binding in bound.items():
                 table.setdefault(name, binding)
             self._block(stmt.orelse, table, cls, True)
-        elif isinstance(stmt, ast.If):
-            typing_only = _is_type_checking(stmt.test)
-            self._typing_only += typing_only
+        elif isinstance(stmt, ast.If) and _is_type_checking(stmt.test):
+            earlier = set(table)
+            self._typing_only += 1
             self._in_branch += 1
             self._block(stmt.body, table, cls, conditional)
             self._in_branch -= 1
-            self._typing_only -= typing_only
+            self._typing_only -= 1
+            bare = {name for name in table.keys() - earlier if table[name].kind == "unknown"}
+            at_run_time: dict[str, Binding] = {}  # ``if TYPE_CHECKING: Reload: type[Base]`` / ``else: from .a import A as Reload``:
+            self._block(stmt.orelse, at_run_time, cls, True)  # what the else binds runs, not the bare declaration
+            for name, binding in at_run_time.items():
+                if name in bare:
+                    table[name] = binding
+                else:
+                    self._bind(table, name, binding, True)
+        elif isinstance(stmt, ast.If):
+            self._in_branch += 1
+            self._block(stmt.body, table, cls, conditional)
+            self._in_branch -= 1
             self._block(stmt.orelse, table, cls, True)
         elif isinstance(stmt, _TRY_STATEMENTS):
             self._block(stmt.body, table, cls, conditional)

@@ -1,0 +1,6 @@
+class BaseWatcher:
+    def run(self):
+        return self.poll()
+
+    def poll(self):
+        return []
