@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mockpolicy.analysis import Analysis
-from mockpolicy.functions import FunctionNode, walk
+from mockpolicy.functions import FunctionNode, own_nodes, walk
 from mockpolicy.outcomes import (
     AN_EXCEPTION,
     MOCK_VALUE,
@@ -481,7 +481,23 @@ def _raising_attribute(context: Context, target: ast.expr, value: ast.expr) -> t
         name = target.attr
         effect = next((keyword.value for keyword in value.keywords if keyword.arg == SIDE_EFFECT), None)
     exception = exception_name(effect) if effect is not None else None
+    if exception is None and isinstance(effect, ast.Name):
+        exception = _raised_by_a_function(context, effect.id)
     return (name, exception) if exception is not None else None
+
+
+def _raised_by_a_function(context: Context, name: str) -> str | None:
+    """The first exception, by name, that the function ``name`` of the test
+    (``context`` or a function around it) raises in its own body: a side
+    effect called for each call (``def full(status): raise KeyError(status)``)."""
+    current: Context | None = context
+    while current is not None and current.is_function:
+        function = current.functions.get(name)
+        if function is not None:
+            raised = (exception_name(node.exc) for node in own_nodes(function) if isinstance(node, ast.Raise) and node.exc)
+            return next((exception for exception in raised if exception is not None), None)
+        current = current.parent
+    return None
 
 
 def _inherited_on(analysis: Analysis, target: Target, function: Value) -> Value | None:
@@ -741,7 +757,9 @@ def _side_effect_outcomes(
     An object of a class named like any other (``FakeResponse(500)``) is
     raised only if the class is an exception, which resolving it tells; when
     it cannot be told, the list's outcomes are unknown (None), or with
-    ``known_only`` the item is left out."""
+    ``known_only`` the item is left out. With ``known_only``, what a function
+    of the tests gives (``_callable_outcomes``) counts too: what a sibling's
+    mock raises through one; a mock given one is not judged."""
     if isinstance(effect, (ast.List, ast.Tuple)):
         outcomes: set[Outcome] = set()
         for item in effect.elts:
@@ -758,9 +776,12 @@ def _side_effect_outcomes(
             outcomes.add(Outcome("raises", name) if name is not None else fixed_outcome(item))
         return outcomes
     name = exception_name(effect)
-    if name is not None and exception_name(effect, raised=False) is None and _an_exception(analysis, site, effect) is False:
-        return None  # a class called for each result, or an object: not raised
-    return {Outcome("raises", name)} if name is not None else None
+    if name is None or (
+        exception_name(effect, raised=False) is None and _an_exception(analysis, site, effect) is False
+    ):  # not raised: a class called for each result, an object, or a function of the tests
+        called = _callable_outcomes(analysis, site, effect) if known_only else None
+        return set(called) if called is not None else None
+    return {Outcome("raises", name)}
 
 
 _EXCEPTION_MODULES = frozenset({"exc", "exception", "exceptions", "error", "errors"})
@@ -810,13 +831,20 @@ def _replacement_outcomes(analysis: Analysis, site: MockSite, replacement: ast.e
         outcomes = {o for e in effects if e for o in e}
         outcomes.update(fixed_outcome(value) for value in configuration.returns)
         return frozenset(outcomes)
-    if isinstance(replacement, ast.Lambda):
-        parameters = parameter_names(replacement.args)
-        if _reads(replacement.body, parameters):
+    return _callable_outcomes(analysis, site, replacement)
+
+
+def _callable_outcomes(analysis: Analysis, site: MockSite, expr: ast.expr) -> frozenset[Outcome] | None:
+    """What the lambda or function ``expr`` names gives when called, when that
+    does not depend on its arguments (a replacement, or a ``side_effect``
+    called for each call: ``def full(status): raise KeyError(status)``)."""
+    if isinstance(expr, ast.Lambda):
+        parameters = parameter_names(expr.args)
+        if _reads(expr.body, parameters):
             return None
-        return frozenset({fixed_outcome(replacement.body)})
-    if isinstance(replacement, ast.Name):
-        value = analysis.resolver.evaluate(replacement, analysis.module.scope(site.owner))
+        return frozenset({fixed_outcome(expr.body)})
+    if isinstance(expr, ast.Name):
+        value = analysis.resolver.evaluate(expr, analysis.module.scope(site.owner))
         function = value.function if value.kind is Kind.FUNCTION else None
         if function is None:
             return None

@@ -97,6 +97,55 @@ class TestSiblingsDoubleRaisesInTheTry(unittest.TestCase):
         self.assertEqual("UNKNOWN", turnstile.status_of("x", journal))
 
 
+class TestSiblingsDoubleRaisesThroughAFunction(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # a sibling's side effect raises KeyError
+    def test_recorded(self, read):
+        self.assertEqual("APPROVED", turnstile.status_of("x", mock.Mock()))
+
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")
+    def test_journal_full(self, read):
+        def check(size):
+            def full(status):
+                raise KeyError(f"{status} past {size}")
+
+            journal = mock.Mock()
+            journal.record.side_effect = full
+            self.assertEqual("UNKNOWN", turnstile.status_of("x", journal))
+
+        check(10)
+
+
+class TestSiblingsPatchRaisesThroughAFunction(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # a sibling's patch of Lane._log raises KeyError
+    def test_recorded(self, read):
+        self.assertEqual("APPROVED", turnstile.Lane().pass_through("x", mock.Mock()))
+
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")
+    def test_log_full(self, read):
+        def full(journal, status):
+            raise KeyError(status)
+
+        with mock.patch("shopfp.turnstile.Lane._log") as log:
+            log.side_effect = full
+            self.assertEqual("UNKNOWN", turnstile.Lane().pass_through("x", mock.Mock()))
+
+
+class TestSiblingsSideEffectOnlyReturns(unittest.TestCase):
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")  # [undocumented-partial-mock]
+    def test_recorded(self, read):
+        self.assertEqual("APPROVED", turnstile.status_of("x", mock.Mock()))
+
+    @mock.patch("shopfp.gates.read_evidence", return_value="APPROVED")
+    def test_journal_quiet(self, read):
+        def quiet(status):
+            return status
+
+        journal = mock.Mock()
+        journal.record.side_effect = quiet
+        journal.close.side_effect = lambda: None
+        self.assertEqual("APPROVED", turnstile.status_of("x", journal))
+
+
 class FullJournal:
     def record(self, status):
         raise KeyError(status)
