@@ -223,7 +223,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         )
         if excused:
             continue
-        subject = f"'{site.targets[0].text}': " if site.kind in PATCH_KINDS and site.targets else ""
+        subject = f"'{_patched(site)}': " if site.kind in PATCH_KINDS and site.targets else ""
         if not subject and reason.startswith("it "):  # a target named only at run time (a helper's parameter)
             reason = "The patch's target" + reason.removeprefix("it")
         yield analysis.finding(
@@ -233,6 +233,14 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             "double with '# mock-isolation: <reason>'.",
             scope,
         )
+
+
+def _patched(site: MockSite) -> str:
+    """What a patch with targets replaces, as the finding names it: its target,
+    or for ``patch.multiple`` the object whose attributes it replaces (the
+    reason names the ones left without a spec)."""
+    text = site.targets[0].text
+    return text.rpartition(".")[0] or text if site.kind == "patch.multiple" else text
 
 
 def _target_not_found(analysis: Analysis, site: MockSite) -> Iterator[Finding]:

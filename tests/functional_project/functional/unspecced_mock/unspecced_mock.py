@@ -33,6 +33,7 @@ def test_patch_forms(mocker):
         pass
     mocker.patch("shopfp.jobs.time.sleep")  # [unspecced-mock]
     mocker.patch.multiple("shopfp.jobs", sleep=mock.DEFAULT)  # [unspecced-mock]
+    mocker.patch.multiple("shopfp.jobs", time=jobs.time, sleep=mock.DEFAULT)  # [unspecced-mock]
     mocker.patch.multiple("shopfp.jobs", autospec=True, sleep=mock.DEFAULT)
     mocker.patch.dict(sys.modules, {"yaml": None})
 
