@@ -939,6 +939,9 @@ class TestModule:
                 site = self.site_of(handed)
                 if site is not None:
                     site.escapes = True  # handed to the caller (a fixture): used where we cannot see
+                elif isinstance(handed, ast.Name):
+                    for bound in context.bound.get(handed.id, []):
+                        bound.escapes = True  # ``m = Mock(spec=Conn); return m``: the same hand-over
         for site in self._owned.get(id(context), []):
             if site.kind in ("patch", "patch.object", "setattr"):
                 self._bind_replacement(context, site)

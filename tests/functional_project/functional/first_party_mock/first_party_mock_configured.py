@@ -1,6 +1,8 @@
 """Objects whose class a configuration option names resolve through the
 option's declared default; an attribute of an object a mock already replaced
-(earlier in the test, or in its set-up) is the mock's, not the project's."""
+(earlier in the test, or in its set-up) is the mock's, not the project's.
+A spec'd double a helper returns is handed to its caller, which may
+configure it: no inert collaborator, as when it returns the call itself."""
 # pylint: disable=missing-docstring,import-error
 import unittest
 from unittest import mock
@@ -84,3 +86,21 @@ class TestDoublePutInPlace(unittest.TestCase):
         double = mock.MagicMock(options.Service)
         self.runner.store = double
         assert self.runner is not None
+
+
+class TestDoubleFromAHelper(unittest.TestCase):
+    """python-swiftclient's ``_get_mock_connection``: ``m = mock.Mock(spec=Connection)``,
+    returned, configured by the tests that call it."""
+
+    def _double_service(self):
+        double = mock.Mock(spec=options.Service)  # [first-party-mock]
+        return double
+
+    def _unused_double(self):
+        double = mock.Mock(spec=options.Service)  # made and dropped: inert
+        assert double is not None
+
+    def test_configured_by_the_caller(self):
+        service = self._double_service()
+        service.store.save.return_value = None
+        self._unused_double()
