@@ -118,6 +118,7 @@ class _Cleanups:
         self._registered: dict[int, set[str]] = {}
         self._of_helpers: dict[int, list[ast.expr]] = {}  # id(method) -> what it registers
         self._of_tear_downs: dict[int, set[str]] = {}  # id(module context) -> methods tear-downs call
+        self._methods: dict[int, dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]] = {}  # id(module context) -> ...
 
     def visible(self, context: Context) -> Cleanup:
         """The cleanups that cover code in ``context``: its own, and those its
@@ -194,6 +195,43 @@ class _Cleanups:
             } - {""}
         return found
 
+    def _methods_of_the_file(self, context: Context) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
+        """The methods of every class of ``context``'s file, by name; once per file."""
+        root = context
+        while root.parent is not None:
+            root = root.parent
+        found = self._methods.get(id(root))
+        if found is None:
+            found = self._methods[id(root)] = {}
+            for node in walk(root.node):
+                if isinstance(node, ast.ClassDef):
+                    for method in node.body:
+                        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                            found.setdefault(method.name, []).append(method)
+        return found
+
+    def paired_by_its_set_up_callers(
+        self, analysis: Analysis, context: Context, shared: _Shared, node: ast.AST,
+    ) -> bool:
+        """Whether ``context`` is a method only set-up methods of the file call
+        on their own instance (python-swiftclient's ``self._remove_swift_env_vars()``
+        in ``setUp``), and what each of those set-ups sees run on the way out
+        (its class's tear-down) puts ``shared`` back: the change is the set-up's
+        half of a pair."""
+        owner = context.parent
+        if not context.is_function or owner is None or not isinstance(owner.node, ast.ClassDef) \
+                or context.name in SETUP_NAMES:
+            return False
+        callers = [
+            caller for caller in analysis.module.contexts
+            if caller.is_function and caller is not context and any(_own_method(call.func) == context.name for call in caller.calls)
+        ]
+        return bool(callers) and all(
+            caller.name in SETUP_NAMES
+            and _restores_shared(analysis, shared, self.visible(caller), analysis.module.scope(caller), node)
+            for caller in callers
+        )
+
     def _registered_by_called_methods(self, context: Context) -> list[ast.expr]:
         """The callables that methods of the class of the function ``context``
         register as cleanups when it calls them as ``self.name(...)`` (Twisted's
@@ -244,8 +282,11 @@ class _Cleanups:
                     found.nodes.append(statement)
                     for call in ast.walk(statement):  # helpers the tear-down calls: self._reset_x()
                         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-                                and call.func.attr in methods and call.func.attr not in TEARDOWN_NAMES:
-                            found.nodes.append(methods[call.func.attr])
+                                and call.func.attr not in TEARDOWN_NAMES:
+                            if call.func.attr in methods:
+                                found.nodes.append(methods[call.func.attr])
+                            elif _own_method(call.func):  # inherited: a method of that name in another class of the file
+                                found.nodes += self._methods_of_the_file(context).get(call.func.attr, [])
                 elif is_fixture(statement.decorator_list) or statement.name in SETUP_NAMES:
                     shared = _function_cleanup(statement)
                     found.nodes += shared.nodes
@@ -598,6 +639,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 continue
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
+                    continue
+                if cleanups.paired_by_its_set_up_callers(analysis, context, shared, node):
                     continue
                 if shared is _MODULES and SYS_MODULES_RESTORING_FIXTURES & set(context.params):
                     continue  # pytester snapshots sys.modules at set-up and restores it at tear-down

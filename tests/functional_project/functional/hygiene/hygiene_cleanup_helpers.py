@@ -79,7 +79,13 @@ class EnvironmentBase(unittest.TestCase):
         self._saved_environ = {}
         for key in list(os.environ):
             if key.endswith("_PROXY"):
-                self._saved_environ[key] = os.environ.pop(key)  # [unrestored-environ-mutation]
+                self._saved_environ[key] = os.environ.pop(key)  # each set-up calling it has a tear-down putting it back
+
+    def _set_debug_var(self):
+        os.environ["SHOP_DEBUG"] = "1"  # [unrestored-environ-mutation]
+
+    def _clear_locale(self):
+        self._saved_environ["LANG"] = os.environ.pop("LANG", "C")  # [unrestored-environ-mutation]
 
     def _put_proxy_vars_back(self):
         os.environ.update(self._saved_environ)  # a subclass's tear-down calls it: restoring code
@@ -94,3 +100,29 @@ class TestWithoutProxies(EnvironmentBase):
 
     def test_no_proxy(self):
         assert "HTTP_PROXY" not in os.environ
+
+
+class TestDebugLeftOn(EnvironmentBase):
+    def setUp(self):
+        self._set_debug_var()  # and no tear-down takes it back
+
+    def test_debug(self):
+        assert os.environ["SHOP_DEBUG"] == "1"
+
+
+class TestLocaleFromASetUp(EnvironmentBase):
+    def setUp(self):
+        self._saved_environ = {}
+        self._clear_locale()
+
+    def tearDown(self):
+        self._put_proxy_vars_back()
+
+    def test_locale(self):
+        assert "LANG" not in os.environ
+
+
+class TestLocaleFromATest(TestLocaleFromASetUp):
+    def test_cleared_again(self):
+        self._clear_locale()  # a test calls it too: not only a set-up's half of a pair
+        assert "LANG" not in os.environ
