@@ -210,25 +210,28 @@ class _Cleanups:
                             found.setdefault(method.name, []).append(method)
         return found
 
-    def paired_by_its_set_up_callers(
+    def restored_around_every_call(
         self, analysis: Analysis, context: Context, shared: _Shared, node: ast.AST,
     ) -> bool:
-        """Whether ``context`` is a method only set-up methods of the file call
-        on their own instance (python-swiftclient's ``self._remove_swift_env_vars()``
-        in ``setUp``), and what each of those set-ups sees run on the way out
-        (its class's tear-down) puts ``shared`` back: the change is the set-up's
-        half of a pair."""
+        """Whether ``context`` is a helper method of a class that the file calls
+        only on an instance of its own (``self._remove_env_vars()``), and every
+        caller has ``shared`` put back on its way out: by what its class runs
+        after each test (its tear-down: python-swiftclient's set-ups and tear-downs
+        pairing ``_remove_swift_env_vars`` with ``_replace_swift_env_vars``),
+        or by a fixture it requests (pypa/distutils' tests of
+        ``_try_compile_deployment_target``, marked ``usefixtures('save_env')``)."""
         owner = context.parent
         if not context.is_function or owner is None or not isinstance(owner.node, ast.ClassDef) \
-                or context.name in SETUP_NAMES:
+                or context.name in SETUP_NAMES or context.name.startswith(TEST_PREFIX):
             return False
         callers = [
             caller for caller in analysis.module.contexts
             if caller.is_function and caller is not context and any(_own_method(call.func) == context.name for call in caller.calls)
         ]
         return bool(callers) and all(
-            caller.name in SETUP_NAMES
-            and _restores_shared(analysis, shared, self.visible(caller), analysis.module.scope(caller), node)
+            caller.parent is not None and _restores_shared(
+                analysis, shared, self._shared_by(caller.parent), analysis.module.scope(caller), node,
+            ) or _restored_by_a_requested_fixture(analysis, caller, shared.qualname)
             for caller in callers
         )
 
@@ -640,7 +643,7 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
             if shared is not None:
                 if _restores_shared(analysis, shared, visible, scope, node):
                     continue
-                if cleanups.paired_by_its_set_up_callers(analysis, context, shared, node):
+                if cleanups.restored_around_every_call(analysis, context, shared, node):
                     continue
                 if shared is _MODULES and SYS_MODULES_RESTORING_FIXTURES & set(context.params):
                     continue  # pytester snapshots sys.modules at set-up and restores it at tear-down
@@ -1017,6 +1020,19 @@ def _restores_whole(analysis: Analysis, node: ast.AST, scope: Scope, qualname: s
         and node.func.attr in WHOLE_RESTORES and _evaluates_to(analysis, node.func.value, scope, qualname)
 
 
+def _restores_key_by_key(analysis: Analysis, node: ast.AST, scope: Scope, qualname: str) -> bool:
+    """Whether ``node`` is a loop that writes or deletes keys of ``os.environ``/
+    ``sys.modules`` (``qualname``) one by one: how pypa/distutils' ``save_env``
+    puts a saved copy back (``for key, value in orig.items(): os.environ[key] = value``)."""
+    if not isinstance(node, (ast.For, ast.AsyncFor)):
+        return False
+    for child in ast.walk(node):
+        targets = child.targets if isinstance(child, (ast.Assign, ast.Delete)) else []
+        if any(isinstance(t, ast.Subscript) and _evaluates_to(analysis, t.value, scope, qualname) for t in targets):
+            return True
+    return False
+
+
 def _per_test(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a fixture runs around each test (no ``scope=``, or ``scope="function"``)."""
     for decorator in function.decorator_list:
@@ -1332,14 +1348,13 @@ def _put_back_by_a_fixture_elsewhere(analysis: Analysis, context: Context, targe
         return False
     resolver = analysis.resolver
     base = resolver.evaluate(target.value, scope)
-    if base.kind not in (Kind.CLASS, Kind.MODULE) or not base.qualname:
-        return False
+    if base.kind not in (Kind.CLASS, Kind.MODULE, Kind.EXTERNAL) or not base.qualname:
+        return False  # (a library's module or class too: ``sys.argv``, ``logging.raiseExceptions``)
     fixtures = list(module.fixtures.autouse(module.info, module.directory))
-    if isinstance(context.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        for argument in context.node.args.args:
-            found = module.fixtures.find(argument.arg, module.info, module.directory)
-            if found is not None:
-                fixtures.append(found)
+    for name in _requested_fixtures(analysis, context):  # by a parameter or a ``usefixtures`` mark
+        found = module.fixtures.find(name, module.info, module.directory)
+        if found is not None:
+            fixtures.append(found)
     return any(_per_test(fixture) and _cleanup_assigns(analysis, fixture, info, base, target.attr)
                for fixture, info in fixtures)
 
@@ -1365,7 +1380,10 @@ def _attributes_put(node: ast.AST) -> list[tuple[ast.expr, str]]:
     """(object, attribute name) for each attribute ``node`` assigns:
     ``obj.name = ...`` or ``setattr(obj, "name", ...)``."""
     if isinstance(node, ast.Assign):
-        return [(t.value, t.attr) for t in _unpacked(node.targets) if isinstance(t, ast.Attribute)]
+        targets = [  # ``sys.argv[:] = saved`` puts back ``sys.argv``
+            t.value if isinstance(t, ast.Subscript) and _whole_slice(t) else t for t in _unpacked(node.targets)
+        ]
+        return [(t.value, t.attr) for t in targets if isinstance(t, ast.Attribute)]
     if isinstance(node, ast.Call) and callee_name(node) == "setattr" and len(node.args) > 1 \
             and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
         return [(node.args[0], node.args[1].value)]
@@ -2059,7 +2077,7 @@ def _restores_around_yield(
     after the ``yield`` or in a ``finally``, or through a ``with`` around the
     ``yield`` whose manager does (``_manager_restores``)."""
     if any(
-        _restores_whole(analysis, child, scope, qualname)
+        _restores_whole(analysis, child, scope, qualname) or _restores_key_by_key(analysis, child, scope, qualname)
         for region in _function_cleanup(function).nodes for child in ast.walk(region)
     ):
         return True
@@ -2245,9 +2263,13 @@ def _unpacked(targets: list[ast.expr]) -> list[ast.expr]:
 def _whole_slice_of(target: ast.expr, text: str) -> bool:
     """Whether ``target`` is ``text[:]``: assigning it puts the contents back
     (``sys.path[:] = self.originalPath`` in a tear-down)."""
+    return isinstance(target, ast.Subscript) and _whole_slice(target) and ast.unparse(target.value) == text
+
+
+def _whole_slice(target: ast.expr) -> bool:
+    """Whether ``target`` is ``something[:]``."""
     return isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice) \
-        and target.slice.lower is None and target.slice.upper is None and target.slice.step is None \
-        and ast.unparse(target.value) == text
+        and target.slice.lower is None and target.slice.upper is None and target.slice.step is None
 
 
 def _same_module(analysis: Analysis, reloaded: ast.expr, owner: ast.expr, scope: Scope) -> bool:

@@ -122,7 +122,8 @@ class TestLocaleFromASetUp(EnvironmentBase):
         assert "LANG" not in os.environ
 
 
-class TestLocaleFromATest(TestLocaleFromASetUp):
-    def test_cleared_again(self):
-        self._clear_locale()  # a test calls it too: not only a set-up's half of a pair
+class TestLocaleFromATest(EnvironmentBase):
+    def test_cleared(self):
+        self._saved_environ = {}
+        self._clear_locale()  # a test calls it too, and nothing puts it back after this one
         assert "LANG" not in os.environ
