@@ -915,6 +915,8 @@ class TestModule:
                             alias.patcher_keys.add(key)
                     continue
                 if site is None:
+                    for target in stmt.targets:
+                        self._bind_contents(context, target, value)
                     continue
                 is_patcher = site.written is value and site.entry.patcher and site.hands_patcher
                 for target in stmt.targets:
@@ -948,6 +950,38 @@ class TestModule:
         node = context.node
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self._bind_injected(context, node)
+
+    def _bind_contents(self, context: Context, target: ast.expr, value: ast.expr) -> None:
+        """Doubles made inside a literal container a name is bound to: the name
+        stands for them (``pairs = [("a", Mock(spec=Blob)), ...]``, then
+        ``for _, blob in pairs: blob.upload.return_value = ...``, as
+        google-cloud-storage's ``FILE_BLOB_PAIRS``); unpacked at once
+        (``a, b = Mock(spec=X), Mock(spec=Y)``), each name its own. Only
+        spec'd doubles: a patcher kept in a list may be started out of sight."""
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+                and len(target.elts) == len(value.elts):
+            for element, element_value in zip(target.elts, value.elts):
+                site = self.site_of(element_value)
+                key = root_key(element) if isinstance(element, (ast.Name, ast.Attribute)) else None
+                if site is not None and key is not None and site.spec_only:
+                    self._bind(context, key, site)
+                elif site is None:
+                    self._bind_contents(context, element, element_value)
+            return
+        key = root_key(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
+        if key is None or not isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+            return
+        pending: list[ast.expr] = [value]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+                pending.extend(node.elts)
+            elif isinstance(node, ast.Dict):
+                pending.extend(item for item in node.values if item is not None)
+            else:
+                site = self.site_of(node)
+                if site is not None and site.spec_only:  # (a patcher in a list may be started out of sight)
+                    self._bind(context, key, site)
 
     def _bind_replacement(self, context: Context, site: MockSite) -> None:
         """``patch(t, new=m)`` / ``monkeypatch.setattr(t, m)``: ``m`` now stands for ``t``."""

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
+from mockpolicy.functions import PROPERTY_DECORATORS, decorator_names
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS
 from mockpolicy.sites import Context, MockSite, Target, never_installed, root_key
 from mockpolicy.symbols import Kind
@@ -26,6 +27,8 @@ _KIND_WORDS = {
 def describe(analysis: Analysis, target: Target) -> str:
     value = target.value
     word = _KIND_WORDS.get(value.kind, "object")
+    if value.function is not None and decorator_names(value.function) & PROPERTY_DECORATORS:
+        word = "property"  # a method read as an attribute (``client.grpc_client``)
     if value.kind is Kind.INSTANCE:
         word = f"instance of {value.qualname.removesuffix('()')}"
         return f"{word} ({analysis.resolver.display_path(value)})"
@@ -47,6 +50,9 @@ def is_inert(site: MockSite) -> bool:
     if any(key.startswith("self.") for key in keys) and where.parent is not None:
         where = where.parent
     nodes = list(ast.walk(where.node))
+    for node in nodes:  # ``for _, blob in pairs:``: each item of a container of doubles is one
+        if isinstance(node, (ast.For, ast.AsyncFor)) and _iterated_key(node.iter) in keys:
+            keys.update(root_key(name) or "" for name in ast.walk(node.target) if isinstance(name, ast.Name))
     # where the test puts the double (``self.controller._queue_ctrl = m``): configuring it there configures it
     placed = {
         ast.unparse(target) for node in nodes if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
@@ -64,6 +70,16 @@ def is_inert(site: MockSite) -> bool:
             if root_key(node.value) in keys or _hangs_from(node.value, placed):
                 return False
     return True
+
+
+def _iterated_key(expr: ast.expr) -> str | None:
+    """The name a loop goes over: ``pairs`` in ``pairs``, ``enumerate(pairs)``, ``pairs.items()``."""
+    if isinstance(expr, ast.Call):
+        if isinstance(expr.func, ast.Attribute) and not expr.args:
+            expr = expr.func.value
+        elif len(expr.args) == 1:
+            expr = expr.args[0]
+    return root_key(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
 
 
 def _hangs_from(expr: ast.expr, places: set[str]) -> bool:

@@ -2,7 +2,9 @@
 option's declared default; an attribute of an object a mock already replaced
 (earlier in the test, or in its set-up) is the mock's, not the project's.
 A spec'd double a helper returns is handed to its caller, which may
-configure it: no inert collaborator, as when it returns the call itself."""
+configure it: no inert collaborator, as when it returns the call itself.
+A container bound to a name stands for the doubles made inside it, and a
+loop over it for each of them: configured through them, they are not inert."""
 # pylint: disable=missing-docstring,import-error
 import unittest
 from unittest import mock
@@ -104,3 +106,22 @@ class TestDoubleFromAHelper(unittest.TestCase):
         service = self._double_service()
         service.store.save.return_value = None
         self._unused_double()
+
+
+SERVICE_PAIRS = [
+    ("first", mock.Mock(spec=options.Service)),  # [first-party-mock]
+    ("second", mock.Mock(spec=options.Service)),  # [first-party-mock]
+]
+
+
+def test_doubles_from_a_container():
+    for _, service in SERVICE_PAIRS:
+        service.store.save.return_value = None
+    one, two = mock.Mock(spec=options.Service), mock.Mock(spec=options.Service)  # [first-party-mock, first-party-mock]
+    one.store.load.return_value = two
+    two.store.save.side_effect = KeyError("full")
+
+
+def test_doubles_in_a_mapping_left_alone():
+    services = {"first": mock.Mock(spec=options.Service)}  # handed on, never configured: inert
+    assert services["first"] is not None
