@@ -119,6 +119,7 @@ class _Cleanups:
         self._of_helpers: dict[int, list[ast.expr]] = {}  # id(method) -> what it registers
         self._of_tear_downs: dict[int, set[str]] = {}  # id(module context) -> methods tear-downs call
         self._methods: dict[int, dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]] = {}  # id(module context) -> ...
+        self._fixtures: dict[int, dict[str, ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # id(class or module) -> not autouse
 
     def visible(self, context: Context) -> Cleanup:
         """The cleanups that cover code in ``context``: its own, and those its
@@ -140,6 +141,7 @@ class _Cleanups:
                 for decorator in getattr(current.node, "decorator_list", []):
                     found.guarded.append((0, 10**9, decorator))
                 current = current.parent
+            self._add_requested_fixtures(context, found)
             found.nodes += self._registered_methods(context, found.registered)
             for statement in context.statements:
                 if isinstance(statement, (ast.With, ast.AsyncWith)):
@@ -149,6 +151,34 @@ class _Cleanups:
                         )
             self._visible[id(context)] = found
         return found
+
+    def _add_requested_fixtures(self, context: Context, found: Cleanup) -> None:
+        """Add to ``found`` the ways out of the fixtures of the file (not autouse:
+        those are shared) that ``context`` requests, by a parameter or a
+        ``usefixtures`` mark, and of the fixtures they request, ``_FIXTURE_DEPTH``
+        deep: a fixture no test asks for restores nothing for them."""
+        chain: list[Context] = []
+        current: Context | None = context.parent if context.is_function else context
+        while current is not None:
+            chain.append(current)
+            current = current.parent
+        pending = [(name, 0) for name in _requested_fixtures(context)]
+        seen: set[str] = set()
+        while pending:
+            name, depth = pending.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            fixture = next((self._fixtures.get(id(owner), {}).get(name) for owner in chain
+                            if name in self._fixtures.get(id(owner), {})), None)
+            if fixture is None:
+                continue
+            own = _function_cleanup(fixture)
+            found.nodes += own.nodes
+            found.registered += own.registered
+            if depth < _FIXTURE_DEPTH:
+                arguments = fixture.args
+                pending.extend((a.arg, depth + 1) for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs])
 
     def registered_as_cleanup(self, context: Context) -> bool:
         """Whether ``context`` is a method its class registers as a cleanup
@@ -290,6 +320,8 @@ class _Cleanups:
                                 found.nodes.append(methods[call.func.attr])
                             elif _own_method(call.func):  # inherited: a method of that name in another class of the file
                                 found.nodes += self._methods_of_the_file(context).get(call.func.attr, [])
+                elif is_fixture(statement.decorator_list) and not is_autouse(statement):
+                    self._fixtures.setdefault(id(context), {})[statement.name] = statement  # for the tests requesting it
                 elif is_fixture(statement.decorator_list) or statement.name in SETUP_NAMES:
                     shared = _function_cleanup(statement)
                     found.nodes += shared.nodes
@@ -1351,7 +1383,7 @@ def _put_back_by_a_fixture_elsewhere(analysis: Analysis, context: Context, targe
     if base.kind not in (Kind.CLASS, Kind.MODULE, Kind.EXTERNAL) or not base.qualname:
         return False  # (a library's module or class too: ``sys.argv``, ``logging.raiseExceptions``)
     fixtures = list(module.fixtures.autouse(module.info, module.directory))
-    for name in _requested_fixtures(analysis, context):  # by a parameter or a ``usefixtures`` mark
+    for name in _requested_fixtures(context):  # by a parameter or a ``usefixtures`` mark
         found = module.fixtures.find(name, module.info, module.directory)
         if found is not None:
             fixtures.append(found)
@@ -2114,7 +2146,7 @@ def _restored_by_a_requested_fixture(analysis: Analysis, context: Context, qualn
     module = analysis.module
     if module.fixtures is None or module.directory is None:
         return False
-    pending = [(name, 0) for name in _requested_fixtures(analysis, context)]
+    pending = [(name, 0) for name in _requested_fixtures(context)]
     seen: set[str] = set()
     while pending:
         name, depth = pending.pop()
@@ -2139,13 +2171,14 @@ def _restored_by_a_requested_fixture(analysis: Analysis, context: Context, qualn
 _FIXTURE_DEPTH = 3  # how many fixtures deep the fixtures a test requests are followed
 
 
-def _requested_fixtures(analysis: Analysis, context: Context) -> list[str]:
+def _requested_fixtures(context: Context) -> list[str]:
     """The fixtures a test (or fixture) requests: its parameters, and the names
     a ``usefixtures`` mark gives it, on itself, on its classes (as a decorator
     or their ``pytestmark``) or on its module (``pytestmark``)."""
     names = list(context.params)
     marks: list[ast.expr] = []
     current: Context | None = context
+    root = context
     while current is not None:
         marks.extend(getattr(current.node, "decorator_list", []))
         body = getattr(current.node, "body", None)
@@ -2154,7 +2187,11 @@ def _requested_fixtures(analysis: Analysis, context: Context) -> list[str]:
                 statement.value for statement in body if isinstance(statement, ast.Assign)
                 and any(isinstance(t, ast.Name) and t.id == PYTESTMARK for t in statement.targets)
             )
+        root = current
         current = current.parent
+    for mark in list(marks):  # a mark the module names (IPython's ``with_environment = pytest.mark.usefixtures(...)``)
+        if isinstance(mark, ast.Name):
+            marks.extend(root.assigns.get(mark.id, []))
     for mark in marks:
         for call in ast.walk(mark):
             if isinstance(call, ast.Call) and callee_name(call) == USEFIXTURES_MARKER:
