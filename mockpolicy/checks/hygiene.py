@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from mockpolicy.analysis import Analysis, Family, set_ups_of
 from mockpolicy.bodies import reading_once
@@ -162,23 +163,16 @@ class _Cleanups:
         while current is not None:
             chain.append(current)
             current = current.parent
-        pending = [(name, 0) for name in _requested_fixtures(context)]
-        seen: set[str] = set()
-        while pending:
-            name, depth = pending.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            fixture = next((self._fixtures.get(id(owner), {}).get(name) for owner in chain
+
+        def find(name: str) -> tuple[FunctionNode, None] | None:
+            fixture = next((self._fixtures[id(owner)][name] for owner in chain
                             if name in self._fixtures.get(id(owner), {})), None)
-            if fixture is None:
-                continue
+            return None if fixture is None else (fixture, None)
+
+        for fixture, _ in _requested_closure(context, find):
             own = _function_cleanup(fixture)
             found.nodes += own.nodes
             found.registered += own.registered
-            if depth < _FIXTURE_DEPTH:
-                arguments = fixture.args
-                pending.extend((a.arg, depth + 1) for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs])
 
     def registered_as_cleanup(self, context: Context) -> bool:
         """Whether ``context`` is a method its class registers as a cleanup
@@ -2146,6 +2140,31 @@ def _restored_by_a_requested_fixture(analysis: Analysis, context: Context, qualn
     module = analysis.module
     if module.fixtures is None or module.directory is None:
         return False
+    fixtures = module.fixtures
+    directory = module.directory
+
+    def find(name: str) -> tuple[FunctionNode, ModuleInfo] | None:
+        found = fixtures.find(name, module.info, directory)
+        return found if found is not None and _per_test(found[0]) else None
+
+    for function, info in _requested_closure(context, find):
+        scope = analysis.resolver.function_scope(function, info, None)
+        if _restores_around_yield(analysis, function, scope, qualname) or _mocker_patches_dict(
+            analysis, function, scope, qualname
+        ):
+            return True
+    return False
+
+
+_Found = TypeVar("_Found", ModuleInfo, None)
+
+
+def _requested_closure(
+    context: Context, find: Callable[[str], tuple[FunctionNode, _Found] | None],
+) -> Iterator[tuple[FunctionNode, _Found]]:
+    """The fixtures ``context`` requests (``_requested_fixtures``) that ``find``
+    knows, then those they request in turn, ``_FIXTURE_DEPTH`` deep: a fixture
+    a requested one requests is set up and torn down with it."""
     pending = [(name, 0) for name in _requested_fixtures(context)]
     seen: set[str] = set()
     while pending:
@@ -2153,19 +2172,13 @@ def _restored_by_a_requested_fixture(analysis: Analysis, context: Context, qualn
         if name in seen:
             continue
         seen.add(name)
-        found = module.fixtures.find(name, module.info, module.directory)
-        if found is None or not _per_test(found[0]):
+        found = find(name)
+        if found is None:
             continue
-        function, info = found
-        scope = analysis.resolver.function_scope(function, info, None)
-        if _restores_around_yield(analysis, function, scope, qualname) or _mocker_patches_dict(
-            analysis, function, scope, qualname
-        ):
-            return True
-        if depth < _FIXTURE_DEPTH:  # a fixture the requested one requests is set up and torn down with it
-            arguments = function.args
-            pending.extend((a.arg, depth + 1) for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs])
-    return False
+        yield found
+        if depth < _FIXTURE_DEPTH:
+            signature: ast.arguments = found[0].args
+            pending.extend((a.arg, depth + 1) for a in [*signature.posonlyargs, *signature.args, *signature.kwonlyargs])
 
 
 _FIXTURE_DEPTH = 3  # how many fixtures deep the fixtures a test requests are followed
