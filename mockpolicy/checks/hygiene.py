@@ -213,9 +213,8 @@ class _Cleanups:
         found = self._of_tear_downs.get(id(root))
         if found is None:
             found = self._of_tear_downs[id(root)] = {
-                _own_method(call.func) for node in walk(root.node)
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in CLASS_TEARDOWN_NAMES
-                for call in own_nodes(node) if isinstance(call, ast.Call)
+                _own_method(call.func) for tear_down in _contexts_under(root)
+                if tear_down.is_function and tear_down.name in CLASS_TEARDOWN_NAMES for call in tear_down.calls
             } - {""}
         return found
 
@@ -227,9 +226,9 @@ class _Cleanups:
         found = self._methods.get(id(root))
         if found is None:
             found = self._methods[id(root)] = {}
-            for node in walk(root.node):
-                if isinstance(node, ast.ClassDef):
-                    for method in node.body:
+            for owner in _contexts_under(root):
+                if isinstance(owner.node, ast.ClassDef):
+                    for method in owner.node.body:
                         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                             found.setdefault(method.name, []).append(method)
         return found
@@ -322,6 +321,15 @@ class _Cleanups:
                     found.registered += shared.registered
             self._shared[id(context)] = found
         return found
+
+
+def _contexts_under(root: Context) -> Iterator[Context]:
+    """``root`` and every function and class defined in it, at any depth."""
+    pending = [root]
+    while pending:
+        context = pending.pop()
+        yield context
+        pending.extend(context.children)
 
 
 def _own_method(expr: ast.expr) -> str:
@@ -906,12 +914,13 @@ def _keys_taken_back(context: Context, ordered: list[ast.AST]) -> _TakenBack:
         return isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute) and read.func.attr == "get" \
             and bool(read.args) and key_of(read.func.value, read.args[0]) == key
 
+    arms = _exclusive_arms(context.node)
     found = _TakenBack()
     added: dict[str, ast.AST] = {}
     for node in ordered:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
             key = key_of(node.targets[0].value, node.targets[0].slice)
-            if key in added and saved_from(node.value, key):  # the saved value put back
+            if key in added and saved_from(node.value, key) and not arms(added[key], node):  # the saved value put back
                 found.restores.add(id(node))
                 found.added.setdefault(id(added[key]), node.lineno)
                 continue
@@ -923,11 +932,35 @@ def _keys_taken_back(context: Context, ordered: list[ast.AST]) -> _TakenBack:
             keys = [key_of(node.func.value, node.args[0])]
         else:
             continue
-        if keys and all(key in added for key in keys):
+        if keys and all(key in added and not arms(added[key], node) for key in keys):
             found.restores.add(id(node))
             for key in keys:
                 found.added.setdefault(id(added[key]), getattr(node, "lineno", 0))
     return found
+
+
+def _exclusive_arms(function: ast.AST) -> Callable[[ast.AST, ast.AST], bool]:
+    """For ``function``: whether two of its statements sit in different arms of
+    one ``if`` (``if x: os.environ[k] = "1"`` / ``elif ...: del os.environ[k]``),
+    so no run of it reaches both: the second takes nothing back."""
+    splits: list[tuple[tuple[int, int], tuple[int, int]]] = []
+
+    def exclusive(one: ast.AST, other: ast.AST) -> bool:
+        if not splits:  # read once, when a pair is first met
+            splits.extend(
+                ((node.body[0].lineno, node.body[-1].end_lineno or 0),
+                 (node.orelse[0].lineno, node.orelse[-1].end_lineno or 0))
+                for node in ast.walk(function) if isinstance(node, ast.If) and node.orelse
+            )
+            splits.append(((0, -1), (0, -1)))  # (marks it read; matches no line)
+        first, second = getattr(one, "lineno", 0), getattr(other, "lineno", 0)
+        return any(
+            (body[0] <= first <= body[1] and orelse[0] <= second <= orelse[1])
+            or (body[0] <= second <= body[1] and orelse[0] <= first <= orelse[1])
+            for body, orelse in splits
+        )
+
+    return exclusive
 
 
 @dataclass

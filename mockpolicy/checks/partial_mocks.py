@@ -153,7 +153,7 @@ def _partial_message(name: str, given: frozenset[Outcome], withheld: list[Withhe
         only = next(iter(given))
         does = "returns a MagicMock every time" if only == MOCK_VALUE else f"always {_shown(only)}"
     else:
-        does = "only " + ", ".join(_shown(o) for o in sorted(given))
+        does = "only " + _listed(given)
     arms = "; ".join(
         f"`{w.arm.entry}` (taken when it {' or '.join(_shown(o) for o in w.outcomes)})" for w in withheld
     )
@@ -167,6 +167,14 @@ def _partial_message(name: str, given: frozenset[Outcome], withheld: list[Withhe
 
 def _shown(outcome: Outcome) -> str:
     return "returns another value" if outcome == VALUE else str(outcome)
+
+
+def _listed(given: frozenset[Outcome]) -> str:
+    """Several outcomes, each kind named once: ``returns "{}" or "abc" or raises KeyError``."""
+    by_kind: dict[str, list[str]] = {}
+    for outcome in sorted(given, key=lambda o: (o.kind != "returns", o.value)):
+        by_kind.setdefault(outcome.kind, []).append("another value" if outcome == VALUE else outcome.value)
+    return " or ".join(f"{kind} {' or '.join(values)}" for kind, values in by_kind.items())
 
 
 FAMILY = Family("partial-mocks", (UNDOCUMENTED_PARTIAL_MOCK, MALFORMED_MOCK_PARTIAL), check, MOCK_WORDS)

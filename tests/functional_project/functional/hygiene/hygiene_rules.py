@@ -313,3 +313,11 @@ def make_kept_transaction():
 
 def test_transactions():
     assert make_transaction() is not make_kept_transaction()
+
+
+@pytest.mark.parametrize("keepalive", [None, 0])
+def test_arms_of_one_if(keepalive):
+    if keepalive is None:
+        os.environ["SHOP_KEEPALIVE"] = "1"  # [unrestored-environ-mutation]
+    elif "SHOP_KEEPALIVE" in os.environ:
+        del os.environ["SHOP_KEEPALIVE"]  # [unrestored-environ-mutation]
