@@ -207,9 +207,7 @@ class _Cleanups:
         """The names of the methods a tear-down method of any class of the file
         calls on its own instance (``self._replace_env_vars()`` in a subclass's
         ``tearDown``): restoring code, read once per file."""
-        root = context
-        while root.parent is not None:
-            root = root.parent
+        root = _file_of(context)
         found = self._of_tear_downs.get(id(root))
         if found is None:
             found = self._of_tear_downs[id(root)] = {
@@ -220,9 +218,7 @@ class _Cleanups:
 
     def _methods_of_the_file(self, context: Context) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
         """The methods of every class of ``context``'s file, by name; once per file."""
-        root = context
-        while root.parent is not None:
-            root = root.parent
+        root = _file_of(context)
         found = self._methods.get(id(root))
         if found is None:
             found = self._methods[id(root)] = {}
@@ -321,6 +317,13 @@ class _Cleanups:
                     found.registered += shared.registered
             self._shared[id(context)] = found
         return found
+
+
+def _file_of(context: Context) -> Context:
+    """The module context ``context`` is in."""
+    while context.parent is not None:
+        context = context.parent
+    return context
 
 
 def _contexts_under(root: Context) -> Iterator[Context]:
