@@ -1812,21 +1812,10 @@ def _reloaded_by_a_base_tear_down(analysis: Analysis, context: Context, target: 
 
 def _classes_above(resolver: Resolver, cls: ClassInfo) -> Iterator[tuple[ClassInfo, ModuleInfo]]:
     """The project classes ``cls`` is built on, at any depth (not ``cls``), with their modules."""
-    seen = {id(cls)}
-    pending = [cls]
-    while pending:
-        current = pending.pop()
-        info = resolver.index.get(current.module)
-        if info is None:
-            continue
-        for base_expr in current.bases:
-            base = resolver.evaluate(base_expr, current.bases_scope or Scope(info))
-            if base.kind is Kind.CLASS and base.cls is not None and id(base.cls) not in seen:
-                seen.add(id(base.cls))
-                base_info = resolver.index.get(base.cls.module)
-                if base_info is not None:
-                    yield base.cls, base_info
-                pending.append(base.cls)
+    for base in resolver.project_lineage(cls)[1:]:
+        info = resolver.index.get(base.module)
+        if info is not None:
+            yield base, info
 
 
 def _cleanup_on_same_module(target: ast.Attribute, visible: Cleanup) -> bool:
