@@ -19,7 +19,7 @@ from mockpolicy.annotations import Annotations
 from mockpolicy.bodies import reading_once
 from mockpolicy.deps import UNREADABLE, Tracker, digest
 from mockpolicy.findings import Finding
-from mockpolicy.functions import FunctionNode, dotted_parts, is_none, own_nodes, statements, walk
+from mockpolicy.functions import TRY_STATEMENTS, FunctionNode, dotted_parts, is_none, own_nodes, statements, walk
 from mockpolicy.helpers import MOCKING_WORDS, OPAQUE
 from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
@@ -146,6 +146,9 @@ def set_ups_of(context: Context, known: dict[int, list[Context]] | None = None) 
         found.extend(other for other in set_ups if other is not context)
         current = current.parent
     return found
+
+
+MAX_DELEGATION = 2  # how many calls deep ``Analysis.outcomes`` follows a returned call
 
 
 @dataclass(eq=False)
@@ -514,8 +517,11 @@ class Analysis:
         path = self.source_path(function)
         return self.memo.lines(path) if path is not None else None
 
-    def outcomes(self, function: Value) -> frozenset[Outcome] | None:
-        """What calling ``function`` (a FUNCTION value) can give its caller."""
+    def outcomes(self, function: Value, depth: int = 0) -> frozenset[Outcome] | None:
+        """What calling ``function`` (a FUNCTION value) can give its caller: what
+        its own code gives, and what the project functions whose results it
+        returns outside any ``try`` raise (``return _unix_config_path()``,
+        which raises ``PathNotFound``), ``MAX_DELEGATION`` calls deep."""
         node = function.function
         if node is None:
             return None
@@ -523,8 +529,46 @@ class Analysis:
             known = self._own_outcomes.get(id(node))
             if known is None:
                 known = self._own_outcomes[id(node)] = (node, function_outcomes(node, self.annotations.lines))
-            return known[1]
-        return self.memo.outcomes(node, self.source_lines(function))
+            own = known[1]
+        else:
+            own = self.memo.outcomes(node, self.source_lines(function))
+        if own is None or depth >= MAX_DELEGATION:
+            return own
+        raised = {
+            outcome for callee in self._returned_calls(function)
+            for outcome in self.outcomes(callee, depth + 1) or () if outcome.kind == "raises"
+        }
+        return own | raised if raised - own else own
+
+    def _returned_calls(self, function: Value) -> list[Value]:
+        """The project functions whose call ``function`` returns outside any
+        ``try`` (so whatever they raise reaches its caller)."""
+        node, module = function.function, self.resolver.index.get(function.module)
+        if node is None or module is None:
+            return []
+        done = reading_once(node)
+        returned: list[ast.Call] = []
+        pending: list[ast.stmt] = list(node.body)
+        while pending:
+            statement = pending.pop()
+            if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Call):
+                returned.append(statement.value)
+            elif not isinstance(statement, (*TRY_STATEMENTS, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for block in ("body", "orelse", "cases"):
+                    inner = getattr(statement, block, None)
+                    if isinstance(inner, list):
+                        pending.extend(i for i in inner if isinstance(i, ast.stmt))
+                        pending.extend(s for case in inner if isinstance(case, ast.match_case) for s in case.body)
+        found: list[Value] = []
+        if returned:
+            scope = self.resolver.function_scope(node, module, function.owner)
+            for call in returned:
+                callee = self.resolver.evaluate(call.func, scope)
+                if callee.kind is Kind.FUNCTION and callee.function is not None and callee.function is not node \
+                        and self.resolver.is_first_party(callee):
+                    found.append(callee)
+        done()
+        return found
 
     def isolation_excuse(self, call: ast.Call, scope: str, why: str) -> bool:
         """Whether a ``# mock-isolation:`` annotation excuses ``call``. One without

@@ -271,6 +271,7 @@ def own_nodes(function: FunctionNode) -> Iterator[ast.AST]:
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # nothing to look at inside
+TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))  # try/except* (3.11+)
 
 # ASDL types whose values hold no node worth visiting: plain values, and the
 # context and operator nodes (``LEAVES``).

@@ -18,12 +18,19 @@ from typing import Protocol
 
 from mockpolicy.bodies import body_spans, defer_bodies, function_lines, skeleton
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
-from mockpolicy.functions import FunctionNode, dotted_parts, import_bindings, is_none, own_nodes, unquoted, walk
+from mockpolicy.functions import (
+    TRY_STATEMENTS,
+    FunctionNode,
+    dotted_parts,
+    import_bindings,
+    is_none,
+    own_nodes,
+    unquoted,
+    walk,
+)
 from mockpolicy.source import Lines, SourceError, declares_namespace, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
 from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, callee_name, is_fixture
-
-_TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 
 _IMPORT_ERROR_CATCHERS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
@@ -218,7 +225,7 @@ class _Summarizer:
             self._block(stmt.body, table, cls, conditional)
             self._in_branch -= 1
             self._block(stmt.orelse, table, cls, True)
-        elif isinstance(stmt, _TRY_STATEMENTS):
+        elif isinstance(stmt, TRY_STATEMENTS):
             self._block(stmt.body, table, cls, conditional)
             for handler in stmt.handlers:
                 self._handler(handler, stmt, table, cls)

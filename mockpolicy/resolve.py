@@ -37,6 +37,7 @@ MAX_DEPTH = 60
 SINGLETON_GETTER = "instance"  # a library's singleton base gives the class's one instance by this classmethod
 MAX_TUPLE = 8  # tuples are followed item by item up to this length
 BUILTIN_NAMES = frozenset(dir(builtins))
+PROTOCOL_CLASSES = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
 
 
 # Decorators known to replace a function with an object of another kind: a
@@ -708,6 +709,19 @@ class Resolver:
                 return Value(Kind.INSTANCE, module=candidate.module, qualname=qualname, cls=candidate)
         return UNKNOWN
 
+    def is_protocol(self, cls: ClassInfo) -> bool:
+        """Whether ``cls`` is a ``typing.Protocol``: a class naming ``Protocol``
+        (or ``Protocol[T]``) among its own bases, as PEP 544 requires of a
+        protocol (a class merely deriving from one is a concrete class)."""
+        scope = cls.bases_scope or self.module_scope(cls.module)
+        if scope is None:
+            return False
+        for base_expr in cls.bases:
+            written = base_expr.value if isinstance(base_expr, ast.Subscript) else base_expr
+            if self._evaluate(written, scope).qualname in PROTOCOL_CLASSES:
+                return True
+        return False
+
     def project_lineage(self, cls: ClassInfo) -> list[ClassInfo]:
         """``cls`` and its project base classes, nearest first (breadth first)."""
         lineage = [cls]
@@ -808,6 +822,10 @@ class Resolver:
             return imported
         if func.kind is Kind.EXTERNAL:
             return external(f"{func.qualname}()")
+        if func.kind is Kind.INSTANCE and func.cls is not None:
+            # an instance of a project class called: its ``__call__`` (msal's
+            # ``self.get = IndividualCache(...)(self.get)`` keeps the method)
+            func = self._class_lookup(func.cls, "__call__", set(), instance=True) or UNKNOWN
         if func.kind is Kind.FUNCTION and func.function is not None:
             # a function a conftest set on ``builtins`` lives in that conftest: its name may be no import path
             info = next(
@@ -1152,6 +1170,17 @@ class _FunctionNames:
         )
         return [value for value in values if value is not looked_up] if filled else None
 
+    def _wrapped_by(self, closure: FunctionNode) -> Value:
+        """A closure decorated only with ``functools.wraps(function)``: the
+        function it wraps, whose name and module it takes (as mock and the
+        oracle see it), when that is a known function; else UNKNOWN."""
+        [decorator, *others] = closure.decorator_list
+        if others or not isinstance(decorator, ast.Call) or callee_name(decorator.func) != "wraps" \
+                or len(decorator.args) != 1:
+            return UNKNOWN
+        wrapped = self.resolver._evaluate(decorator.args[0], Scope(self.module, self.lookup, self.narrowed))
+        return wrapped if wrapped.kind in (Kind.FUNCTION, Kind.EXTERNAL) else UNKNOWN
+
     def lookup(self, name: str) -> Value | None:
         facts = self._facts
         if facts is None:
@@ -1204,7 +1233,7 @@ class _FunctionNames:
         if name in facts.functions:
             local = facts.functions[name]
             if local.decorator_list:
-                return UNKNOWN  # what a decorator makes of a closure is not followed
+                return self._wrapped_by(local)  # what other decorators make of a closure is not followed
             qualname = f"{self._qualname()}.<locals>.{name}"
             return Value(Kind.FUNCTION, module=self.module.name, qualname=qualname, function=local)
         if name in facts.imports:

@@ -996,6 +996,13 @@ class TestModule:
                 other = self.site_of(value)
                 if other is not None and other.spec_only:
                     other.escapes = True
+        elif isinstance(replacement, ast.Attribute) and (key := root_key(replacement)) is not None:
+            bound: Context | None = context  # ``self.m = create_autospec(f)`` earlier, in this test or its set-up
+            while bound is not None:
+                for other in bound.bound.get(key, []):
+                    if other.spec_only:
+                        other.escapes = True
+                bound = bound.parent
         else:
             inner = self.site_of(replacement)
             if inner is not None and inner.spec_only:

@@ -28,7 +28,16 @@ from typing import Literal, cast
 from mockpolicy.analysis import Analysis
 from mockpolicy.bodies import NOTHING, reading_once
 from mockpolicy.deps import Deps, digest, listing_fact
-from mockpolicy.functions import FunctionNode, child_nodes, dotted_parts, falls_through, own_nodes, statements, walk
+from mockpolicy.functions import (
+    TRY_STATEMENTS,
+    FunctionNode,
+    child_nodes,
+    dotted_parts,
+    falls_through,
+    own_nodes,
+    statements,
+    walk,
+)
 from mockpolicy.index import calls_in, module_functions, module_name_for
 from mockpolicy.outcomes import A_MOCK, A_VALUE, AN_EXCEPTION, Outcome, fixed_outcome
 from mockpolicy.resolve import Resolver
@@ -1805,7 +1814,7 @@ def _conditional_calls(function: FunctionNode, calls: list[ast.Call]) -> frozens
             expression(statement.iter, conditional)
             block(statement.body, True)
             block(statement.orelse, True)
-        elif isinstance(statement, _TRY_STATEMENTS):
+        elif isinstance(statement, TRY_STATEMENTS):
             if statement.body and any(not _reraises(handler) for handler in statement.handlers):
                 one(statement.body[0], conditional)  # what follows runs only if it did not raise
                 block(statement.body[1:], True)
@@ -1973,7 +1982,7 @@ def _tries_around(function: FunctionNode, calls: list[ast.Call]) -> dict[int, tu
             found[id(node)] = around
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        if isinstance(node, _TRY_STATEMENTS):
+        if isinstance(node, TRY_STATEMENTS):
             inside = (*around, node)
             stack.extend((statement, inside) for statement in node.body)
             stack.extend((other, around) for other in [*node.handlers, *node.orelse, *node.finalbody])
@@ -1982,7 +1991,6 @@ def _tries_around(function: FunctionNode, calls: list[ast.Call]) -> dict[int, tu
     return found
 
 
-_TRY_STATEMENTS: tuple[type[ast.Try], ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 
 
 def _caught_names(handler: ast.ExceptHandler) -> list[str]:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.functions import PROPERTY_DECORATORS, decorator_names
+from mockpolicy.functions import PROPERTY_DECORATORS, child_nodes, decorator_names
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS
 from mockpolicy.sites import Context, MockSite, Target, never_installed, root_key
 from mockpolicy.symbols import Kind
@@ -49,6 +49,8 @@ def is_inert(site: MockSite) -> bool:
     where = site.owner
     if any(key.startswith("self.") for key in keys) and where.parent is not None:
         where = where.parent
+        if _mentioned_outside(where, {key.split(".")[1] for key in keys if key.startswith("self.")}):
+            return False  # kept on an object other code may reach and configure
     nodes = list(ast.walk(where.node))
     for node in nodes:  # ``for _, blob in pairs:``: each item of a container of doubles is one
         if isinstance(node, (ast.For, ast.AsyncFor)) and _iterated_key(node.iter) in keys:
@@ -59,6 +61,8 @@ def is_inert(site: MockSite) -> bool:
         and node.value.id in keys for target in node.targets if isinstance(target, ast.Attribute)
     }
     for node in nodes:
+        if isinstance(node, ast.Assign) and node.value is site.written:
+            continue  # ``self.transport = Mock(spec=Transport)``: binding it is no configuring
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             if any(
@@ -70,6 +74,36 @@ def is_inert(site: MockSite) -> bool:
             if root_key(node.value) in keys or _hangs_from(node.value, placed):
                 return False
     return True
+
+
+def _mentioned_outside(cls: Context, attributes: set[str]) -> bool:
+    """Whether code of the module outside the class ``cls`` names any of
+    ``attributes`` (a subclass's test, a test using a helper object)."""
+    root = cls
+    while root.parent is not None:
+        root = root.parent
+    pending = [root]
+    while pending:
+        context = pending.pop()
+        if context is cls:
+            continue
+        if context.names & attributes and _reads_attribute(context.node, cls.node, attributes):
+            return True
+        pending.extend(context.children)
+    return False
+
+
+def _reads_attribute(node: ast.AST, skipped: ast.AST, attributes: set[str]) -> bool:
+    """Whether ``node`` (outside ``skipped``) has an ``x.attribute`` of ``attributes``."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if current is skipped:
+            continue
+        if isinstance(current, ast.Attribute) and current.attr in attributes:
+            return True
+        pending.extend(child_nodes(current))
+    return False
 
 
 def _iterated_key(expr: ast.expr) -> str | None:
@@ -93,6 +127,15 @@ def _hangs_from(expr: ast.expr, places: set[str]) -> bool:
             expr = expr.value
         else:
             return False
+
+
+def _an_interface(analysis: Analysis, site: MockSite, target: Target) -> bool:
+    """Whether ``target`` is a ``typing.Protocol`` that ``site`` uses as a spec:
+    a protocol is a type with no code of its own to exercise, so a double made
+    to its shape is what a test of its users needs."""
+    value = target.value
+    return site.spec_only and value.kind is Kind.CLASS and value.cls is not None \
+        and analysis.resolver.is_protocol(value.cls)
 
 
 def _boundary_objects(analysis: Analysis, targets: list[Target]) -> set[str] | None:
@@ -137,7 +180,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
                 owner,
             ))
             continue
-        targets = analysis.first_party_targets(site)
+        targets = [t for t in analysis.first_party_targets(site) if not _an_interface(analysis, site, t)]
         if not targets or is_inert(site) or never_installed(site):
             continue
         objects = _boundary_objects(analysis, targets)

@@ -1907,26 +1907,69 @@ def _unimports_its_own_import(context: Context, node: ast.AST) -> bool:
     if changed is None or isinstance(node, ast.Assign) or not ast.unparse(changed[0]).endswith("modules"):
         return False
     key = changed[1]
-    imported = {
-        alias.name for inner in walk(context.node) if isinstance(inner, ast.Import) for alias in inner.names
-    } | {inner.module for inner in walk(context.node) if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level}
+    imported = _imported_modules(context.node)
     if not imported:
         return False
+    root = context
+    while root.parent is not None:
+        root = root.parent
+    before = _imported_modules(root.node, top_level=True)  # there before the test ran: deleting loses them
     if isinstance(key, ast.Constant):
-        return key.value in imported
+        return key.value in imported and key.value not in before
     if not isinstance(key, ast.Name):
         return False
     for loop in walk(context.node):
         if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and loop.target.id == key.id
                 and "modules" in ast.unparse(loop.iter) and any(node is inner for inner in walk(loop))):
             continue
-        picked = [
-            constant.value for guard in walk(loop) if isinstance(guard, ast.If)
-            and key.id in {n.id for n in ast.walk(guard.test) if isinstance(n, ast.Name)}
-            for constant in ast.walk(guard.test) if isinstance(constant, ast.Constant) and isinstance(constant.value, str)
-        ]
-        return bool(picked) and all(any(name == p or name.startswith(p) for name in imported) for p in picked)
+        picked: list[str] = []
+        for guard in walk(loop):
+            if isinstance(guard, ast.If) and key.id in {n.id for n in ast.walk(guard.test) if isinstance(n, ast.Name)}:
+                names = _names_picked(guard.test, key.id)
+                if names is None:
+                    return False  # picked by something else too (``mod in blocklist``): any module
+                picked += names
+        return bool(picked) and all(
+            any(name == p or name.startswith(p) for name in imported)
+            and not any(name == p or name.startswith(p) for name in before)
+            for p in picked
+        )
     return False
+
+
+def _imported_modules(node: ast.AST, top_level: bool = False) -> set[str]:
+    """The absolute modules ``node`` imports (``top_level``: its own statements only)."""
+    found: set[str] = set()
+    for inner in (getattr(node, "body", []) if top_level else walk(node)):
+        if isinstance(inner, ast.Import):
+            found.update(alias.name for alias in inner.names)
+        elif isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+            found.add(inner.module)
+    return found
+
+
+def _names_picked(test: ast.expr, key: str) -> list[str] | None:
+    """The module names (or prefixes) a guard over ``key`` picks, when each of
+    its ``or`` operands is ``key == "name"``, ``key in ("a", "b")`` or
+    ``key.startswith("prefix")``; None when any operand is something else."""
+    operands = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    picked: list[str] = []
+    for operand in operands:
+        if isinstance(operand, ast.Compare) and isinstance(operand.left, ast.Name) and operand.left.id == key \
+                and len(operand.ops) == 1 and isinstance(operand.ops[0], (ast.Eq, ast.In)):
+            compared = operand.comparators[0]
+            items = compared.elts if isinstance(compared, (ast.Tuple, ast.List, ast.Set)) else [compared]
+        elif isinstance(operand, ast.Call) and isinstance(operand.func, ast.Attribute) \
+                and operand.func.attr == "startswith" and isinstance(operand.func.value, ast.Name) \
+                and operand.func.value.id == key and len(operand.args) == 1:
+            argument = operand.args[0]
+            items = argument.elts if isinstance(argument, ast.Tuple) else [argument]
+        else:
+            return None
+        if not all(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items):
+            return None
+        picked += [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+    return picked
 
 
 def _mutations(context: Context) -> Iterator[ast.AST]:

@@ -151,7 +151,8 @@ def _class_of(context: Context) -> str:
 def _partial_message(name: str, given: frozenset[Outcome], withheld: list[Withheld]) -> str:
     if len(given) == 1:
         only = next(iter(given))
-        does = "returns a MagicMock every time" if only == MOCK_VALUE else f"always {_shown(only)}"
+        does = "returns a MagicMock every time" if only == MOCK_VALUE else \
+            "always returns a value" if only == VALUE else f"always {_shown(only)}"
     else:
         does = "only " + _listed(given)
     arms = "; ".join(

@@ -289,6 +289,26 @@ def test_unimports_its_own_import(tmp_path, monkeypatch):
             del sys.modules[name]  # [unrestored-sys-modules-mutation]
 
 
+def test_unimports_more_than_its_own(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "shopplugin.py").write_text("VALUE = 1\n", encoding="utf-8")
+    import shopplugin  # noqa: F401  # pylint: disable=import-outside-toplevel
+
+    dropped = ["logging.handlers"]
+    for name in list(sys.modules):
+        if name in dropped or name.startswith("shopplugin"):  # more than its own import added
+            del sys.modules[name]  # [unrestored-sys-modules-mutation]
+
+
+def test_reimports_a_module_loaded_before():
+    for name in list(sys.modules):
+        if name.startswith("unittest"):  # imported by this file before the test ran
+            del sys.modules[name]  # [unrestored-sys-modules-mutation]
+    import unittest as fresh  # pylint: disable=import-outside-toplevel,reimported
+
+    assert fresh is not unittest
+
+
 class Transaction:
     def commit(self):
         return None
