@@ -520,7 +520,8 @@ class ModuleIndex:
 
     def locate(self, name: str) -> tuple[Path | None, bool] | None:
         """``(file, is_package)`` for a project module, ``(None, True)`` for a
-        namespace package directory, ``None`` when there is no such module."""
+        namespace package directory, ``(None, False)`` for an extension module
+        of a package (``compiled_module_file``), ``None`` when there is no such module."""
         if name in self._located:
             self.tracker.note(("l", self.tag, name))
             return self._located[name]
@@ -541,12 +542,36 @@ class ModuleIndex:
                     if module.is_file():
                         result = (module, False)
                         break
+                    if parent and compiled_module_file(base) is not None:
+                        result = (None, False)
+                        break
                     if base.is_dir():
                         result = (None, True)
                         break
         self._located[name] = result
         self.tracker.observe(("l", self.tag, name), located_fact(result))
         return result
+
+    def compiled_file(self, name: str) -> Path | None:
+        """The file making the extension module ``name`` (see ``locate``)."""
+        return next(
+            (found for root in self.source_roots
+             if (found := compiled_module_file(root.joinpath(*name.split(".")))) is not None), None,
+        )
+
+    def compiled_constants(self, name: str) -> frozenset[str]:
+        """The names the C source of the extension module ``name`` adds as
+        values (``PyModule_AddIntConstant(mod, "version", ...)``), not functions;
+        empty without such a source."""
+        source = self.compiled_file(name)
+        if source is None or source.suffix != ".c":
+            return frozenset()
+        try:
+            data = read_source(source)
+        except SourceError:
+            data = b""
+        self.tracker.observe(("r", "", str(source)), digest(data) if data else UNREADABLE)
+        return frozenset(match.decode() for match in _ADDED_VALUE.findall(data))
 
     def add(self, info: ModuleInfo) -> None:
         """Register an already summarized module (the file being analysed)."""
@@ -670,6 +695,28 @@ class ModuleIndex:
             return None
         defer_bodies(tree, lines, keep=not self.defer_bodies, only={last for _, last, _ in spans})
         return tree, lines
+
+
+# What an extension module of a package is built to (``_speedups.cpython-311-x86_64-linux-gnu.so``,
+# ``_speedups.pyd``) or built from, beside the package's modules (psutil's
+# ``_psutil_linux.c``, a Cython ``.pyx``).
+_COMPILED_SUFFIXES = (".so", ".pyd", ".c", ".pyx")
+# A value a C extension module's init function adds to the module by name.
+_ADDED_VALUE = re.compile(rb"PyModule_Add\w*\(\s*[^,()]+,\s*\"(\w+)\"")
+
+
+def compiled_module_file(base: Path) -> Path | None:
+    """The file that makes the module at ``base`` (its path without a suffix)
+    an extension module: a built library, or a C or Cython source of that
+    name; None for none."""
+    folder = base.parent
+    if not folder.is_dir():
+        return None
+    for suffix in _COMPILED_SUFFIXES:
+        candidate = base.with_name(base.name + suffix)
+        if candidate.is_file():
+            return candidate
+    return next(folder.glob(f"{base.name}.*.so"), None) or next(folder.glob(f"{base.name}.*.pyd"), None)
 
 
 def module_functions(info: ModuleInfo) -> Iterator[tuple[str, FunctionNode, str]]:

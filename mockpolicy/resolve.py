@@ -181,6 +181,9 @@ class Resolver:
 
     def _display_path(self, module: str) -> str:
         located = self.index.locate(module) if module else None
+        compiled = self.index.compiled_file(module) if located == (None, False) else None
+        if compiled is not None:
+            return self.project.relative(compiled)
         if located is None or located[0] is None:
             return module.replace(".", "/")
         return self.project.relative(located[0])
@@ -247,6 +250,11 @@ class Resolver:
             binding = registered.bindings.get(name) if registered is not None else None
             if registered is not None and binding is not None and binding.kind == "class":
                 return self._binding(binding, Scope(registered), f"{imported}.{name}")
+        if info.path is None and not info.is_package and not unknown:
+            # a name of an extension module of the project: a function, unless its C source adds it as a value
+            if name in self.index.compiled_constants(module):
+                return UNKNOWN
+            return Value(Kind.FUNCTION, module=module, qualname=f"{module}.{name}")
         if unknown or info.has_getattr or info.path is None:
             return UNKNOWN
         if name.startswith("__") and name.endswith("__"):

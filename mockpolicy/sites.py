@@ -1097,14 +1097,17 @@ def _alias_of_self(context: Context, name: str) -> bool:
 
 
 def never_installed(site: MockSite) -> bool:
-    """Whether ``site`` makes a patcher that nothing installs: bound to a local
-    name (``p = mock.patch(...)``) that its test never starts, enters, stops
+    """Whether ``site`` makes a patcher that nothing installs: a statement of
+    its own (``mock.patch(...)``, google-api-core's ``utcnow`` patch), or bound
+    to a local name (``p = mock.patch(...)``) that its test never starts, enters, stops
     or registers, and hands to no function of its own module (which might
     start it). Such a patch replaces nothing; the test passes the patcher
     object itself around (``validate(props, domain_id, p)``)."""
     if not site.entry.patcher or site.decorates is not None or site.source_call is not None:
         return False
     owner = site.owner
+    if any(isinstance(statement, ast.Expr) and statement.value is site.call for statement in owner.statements):
+        return True  # ``mock.patch(...)`` alone on its line: the patcher is made and dropped
     names = {
         target.id for statement in owner.statements
         if isinstance(statement, ast.Assign) and statement.value is site.call

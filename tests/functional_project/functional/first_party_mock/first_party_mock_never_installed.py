@@ -38,3 +38,13 @@ STORAGE = mock.patch("shopfp.storage.Storage")  # [first-party-mock, unspecced-m
 @STORAGE
 def test_the_patcher_as_a_decorator(storage):
     assert storage
+
+
+def test_the_patcher_made_and_dropped():
+    mock.patch("shopfp.jobs.run", autospec=True)  # a statement of its own: never started
+    assert jobs.run
+
+
+def test_the_patcher_started_at_once():
+    mock.patch("shopfp.jobs.run", autospec=True).start()  # [first-party-mock]
+    mock.patch.stopall()
