@@ -882,9 +882,15 @@ class TestModule:
     # -- names bound to mocks ---------------------------------------------
 
     def site_of(self, expr: ast.expr | None) -> MockSite | None:
-        """The site whose mock ``expr`` evaluates to: the call itself or ``call.start()``."""
+        """The site whose mock ``expr`` evaluates to: the call itself,
+        ``call.start()``, or ``typing.cast(T, call)`` (nox's
+        ``cast("SessionRunner", mock.Mock(spec=SessionRunner))``)."""
         if not isinstance(expr, ast.Call):
             return None
+        if callee_name(expr.func) == "cast" and len(expr.args) == 2 and not expr.keywords:
+            expr = expr.args[1]
+            if not isinstance(expr, ast.Call):
+                return None
         site = self._by_call.get(id(expr))
         if site is None and _is_start(expr):
             assert isinstance(expr.func, ast.Attribute)

@@ -30,6 +30,7 @@ from mockpolicy.vocabulary import (
     CLASS_TEARDOWN_NAMES,
     CLEANUP_REGISTRARS,
     EXPECTING_CONTEXTS,
+    FIXTURE_NAME_KEYWORD,
     MOCKER_FIXTURES,
     MODULE_RELOADERS,
     PATCHER_START,
@@ -1626,7 +1627,7 @@ def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attrib
     base_text, text = ast.unparse(target.value), ast.unparse(target)
     base = analysis.resolver.evaluate(target.value, scope)
     assigned = analysis.resolver.attribute(base, target.attr)
-    owners = [*set_ups_of(context), *_methods_called_on_self(context)]
+    owners = [*_set_ups_in_effect(context), *_methods_called_on_self(context)]
     for site in analysis.module.sites:
         if site.owner is not context and site.owner is not context.parent and site.owner not in owners:
             continue
@@ -1640,6 +1641,43 @@ def _replaced_by_a_mock(analysis: Analysis, context: Context, target: ast.Attrib
                         and replaced.value.qualname == value.qualname and value.qualname:
                     return True
     return False
+
+
+def _set_ups_in_effect(context: Context) -> list[Context]:
+    """``set_ups_of(context)`` without the fixtures of the file that do not run
+    for this test: not autouse, and requested neither by it nor by a fixture
+    it requests (nox's ``run_nox`` fixture patching ``sys.argv`` restores
+    nothing for a test that sets ``sys.argv`` without it)."""
+    set_ups = set_ups_of(context)
+    by_name: dict[str, Context] = {}
+    for set_up in set_ups:
+        node = set_up.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(node.decorator_list):
+            by_name[_fixture_name(node)] = set_up
+    wanted: set[str] = set()
+    pending = [(name, 0) for name in _requested_fixtures(context)]
+    while pending:
+        name, depth = pending.pop()
+        if name in wanted or name not in by_name:
+            continue
+        wanted.add(name)
+        if depth < _FIXTURE_DEPTH:
+            pending.extend((param, depth + 1) for param in by_name[name].params)
+    return [
+        set_up for set_up in set_ups
+        if not (isinstance(set_up.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(set_up.node.decorator_list))
+        or is_autouse(set_up.node) or _fixture_name(set_up.node) in wanted
+    ]
+
+
+def _fixture_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """The name tests request the fixture ``node`` by (``@pytest.fixture(name=...)``, else its own)."""
+    for decorator in node.decorator_list:
+        for keyword in getattr(decorator, "keywords", []):
+            if keyword.arg == FIXTURE_NAME_KEYWORD and isinstance(keyword.value, ast.Constant) \
+                    and isinstance(keyword.value.value, str):
+                return keyword.value.value
+    return node.name
 
 
 def _methods_called_on_self(context: Context) -> list[Context]:

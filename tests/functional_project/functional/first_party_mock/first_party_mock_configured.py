@@ -6,6 +6,7 @@ configure it: no inert collaborator, as when it returns the call itself.
 A container bound to a name stands for the doubles made inside it, and a
 loop over it for each of them: configured through them, they are not inert."""
 # pylint: disable=missing-docstring,import-error
+import typing
 import unittest
 from unittest import mock
 
@@ -125,3 +126,11 @@ def test_doubles_from_a_container():
 def test_doubles_in_a_mapping_left_alone():
     services = {"first": mock.Mock(spec=options.Service)}  # handed on, never configured: inert
     assert services["first"] is not None
+
+
+def test_doubles_cast_to_their_type():
+    service = typing.cast(options.Service, mock.Mock(spec=options.Service))  # [first-party-mock]
+    service.store.save.return_value = None
+    casts = [typing.cast("options.Service", mock.Mock(spec=options.Service))]  # [first-party-mock]
+    for each in casts:
+        each.store.load.return_value = None

@@ -45,6 +45,19 @@ def test_does_not_request_it():
     config.NAME = "leaked"  # [unrestored-attribute-assignment]
 
 
+@pytest.fixture
+def patched_retries(monkeypatch):
+    monkeypatch.setattr(config, "RETRIES", 1)
+
+
+def test_patched_by_its_fixture(patched_retries):
+    config.RETRIES = 2  # monkeypatch (of the fixture it requests) puts it back
+
+
+def test_without_the_patching_fixture():
+    config.RETRIES = 0  # [unrestored-attribute-assignment]
+
+
 class TestClassFixture:
     @pytest.fixture
     def keep_retries(self):
