@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
-from mockpolicy.functions import PROPERTY_DECORATORS, child_nodes, decorator_names
+from mockpolicy.functions import PROPERTY_DECORATORS, child_nodes, decorator_names, walk
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, FIRST_PARTY_MOCK, MULTIPLE_BOUNDARY_MOCKS
 from mockpolicy.sites import Context, MockSite, Target, never_installed, root_key
 from mockpolicy.symbols import Kind
@@ -44,6 +44,8 @@ def is_inert(site: MockSite) -> bool:
     while context is not None:
         keys.update(key for key, sites in context.bound.items() if site in sites)
         context = context.parent
+    if _used_through_its_holder(site, keys):
+        return False
     if not keys:
         return True
     where = site.owner
@@ -74,6 +76,37 @@ def is_inert(site: MockSite) -> bool:
             if root_key(node.value) in keys or _hangs_from(node.value, placed):
                 return False
     return True
+
+
+def _used_through_its_holder(site: MockSite, keys: set[str]) -> bool:
+    """Whether the double, handed to a call as a keyword argument (itself or
+    a name bound to it: ``Runner(manifest=create_autospec(Manifest))``), is
+    configured or asserted on anywhere in the module through an attribute of
+    that name (``runner.manifest.notify.assert_called_once_with(...)``, as
+    nox 2026.10.20's ``test_notify`` does): the object it was handed to keeps
+    it there. Searched in the test making it, or in the whole module when a
+    helper makes it and returns something (the holder, to its callers)."""
+    calls = [node for node in walk(site.owner.node) if isinstance(node, ast.Call)]
+    handed_as = {
+        keyword.arg for call in calls for keyword in call.keywords
+        if keyword.arg is not None and (keyword.value is site.written or root_key(keyword.value) in keys)
+    }
+    if not handed_as:
+        return False
+    searched = site.owner
+    if any(isinstance(node, ast.Return) and node.value is not None for node in walk(site.owner.node)):
+        while searched.parent is not None:
+            searched = searched.parent
+    for node in walk(searched.node):
+        used = node.value if isinstance(node, ast.Attribute) and node.attr in MOCK_USE_ATTRIBUTES else None
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            used = next((t.value for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
+        while isinstance(used, (ast.Attribute, ast.Subscript, ast.Call)):
+            if isinstance(used, ast.Attribute) and used.attr in handed_as and used is not node:
+                return True
+            used = used.func if isinstance(used, ast.Call) else used.value
+    return False
 
 
 def _mentioned_outside(cls: Context, attributes: set[str]) -> bool:

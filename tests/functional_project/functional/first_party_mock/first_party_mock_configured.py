@@ -4,13 +4,16 @@ option's declared default; an attribute of an object a mock already replaced
 A spec'd double a helper returns is handed to its caller, which may
 configure it: no inert collaborator, as when it returns the call itself.
 A container bound to a name stands for the doubles made inside it, and a
-loop over it for each of them: configured through them, they are not inert."""
+loop over it for each of them: configured through them, they are not inert.
+A double handed to a call as a keyword argument is configured through an
+attribute of that name (``pipeline.transport.send.assert_not_called()``) in
+its test, or anywhere in the module when a helper makes it and returns."""
 # pylint: disable=missing-docstring,import-error
 import typing
 import unittest
 from unittest import mock
 
-from shopfp import options
+from shopfp import options, wrapping
 
 
 class TestConfigured(unittest.TestCase):
@@ -134,3 +137,22 @@ def test_doubles_cast_to_their_type():
     casts = [typing.cast("options.Service", mock.Mock(spec=options.Service))]  # [first-party-mock]
     for each in casts:
         each.store.load.return_value = None
+
+
+
+def test_double_asserted_through_its_holder():
+    pipeline = wrapping.Pipeline(transport=mock.create_autospec(wrapping.Transport))  # [first-party-mock]
+    pipeline.transport.send.assert_not_called()
+
+
+def test_double_kept_by_its_holder_alone():
+    pipeline = wrapping.Pipeline(transport=mock.create_autospec(wrapping.Transport))  # never configured: inert
+    assert pipeline.transport is not None
+
+
+def _pipeline_with_a_double_transport():
+    return wrapping.Pipeline(transport=mock.create_autospec(wrapping.Transport))  # [first-party-mock]
+
+
+def test_double_of_a_helper_asserted_through_its_holder():
+    _pipeline_with_a_double_transport().transport.send.assert_not_called()
