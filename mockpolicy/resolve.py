@@ -97,6 +97,7 @@ class Resolver:
         # ``self.x`` in a mixin's method is what the classes running it give it.
         self.hosts: Callable[[ClassInfo], list[ClassInfo]] | None = None
         self._hosting: set[tuple[int, str]] = set()
+        self._called_with_arguments: set[tuple[int, int]] = set()  # functions whose result with arguments is being found
 
     def forget_facts(self, function: FunctionNode) -> None:
         """Drop the facts of ``function``'s body, which is about to be unloaded."""
@@ -964,6 +965,19 @@ class Resolver:
         results, else UNKNOWN."""
         key = (id(function), id(owner), yielded, awaited)
         cached = params is None and not module.volatile and not self._is_volatile(owner)
+        if not cached and params is not None:
+            # A function reached again while its result with arguments is being
+            # found gives UNKNOWN, as a recursive call does when cached: followed,
+            # each recursive return doubles the work (keystoneauth1's
+            # ``Session._send_request`` calls itself from two returns).
+            calling = (id(function), id(owner))
+            if calling in self._called_with_arguments:
+                return UNKNOWN
+            self._called_with_arguments.add(calling)
+            try:
+                return self._function_result(function, module, owner, params, yielded, awaited)
+            finally:
+                self._called_with_arguments.discard(calling)
         if not cached:
             return self._function_result(function, module, owner, params, yielded, awaited)
         known = self._results.get(key)
@@ -992,6 +1006,8 @@ class Resolver:
         value = UNKNOWN
         if results:
             scope = self.function_scope(function, module, owner, params)
+            # a return of the function's own call gives what its other returns give
+            results = [expr for expr in results if not self._calls_itself(expr, function, scope)] or results
             values = [
                 self._evaluate(expr, scope) if expr is not None else Value(Kind.CONSTANT, qualname="builtins.NoneType")
                 for expr in results
@@ -1005,6 +1021,12 @@ class Resolver:
             if declared is not None:
                 return declared
         return value
+
+    def _calls_itself(self, expr: ast.expr | None, function: FunctionNode, scope: Scope) -> bool:
+        """Whether ``expr`` is a call of ``function`` itself (``return self.send(...)`` in ``send``)."""
+        if not isinstance(expr, ast.Call) or callee_name(expr.func) != function.name:
+            return False
+        return self._evaluate(expr.func, scope).function is function
 
     def _declared_result(self, annotation: ast.expr, module: ModuleInfo, yielded: bool) -> Value | None:
         """An instance of the project class the return annotation declares
