@@ -213,13 +213,32 @@ class Resolver:
                 return self._bases(value.cls)
             return self._member(value.cls, name, instance=False)
         if kind is Kind.INSTANCE and value.cls is not None:
-            return self._member(value.cls, name, instance=True)
+            member = self._member(value.cls, name, instance=True)
+            if value.declared and member.kind in (Kind.UNKNOWN, Kind.MISSING):
+                return self._subclass_member(value.cls, name) or member
+            return member
         if kind in (Kind.EXTERNAL, Kind.CONSTANT):
             base = value.qualname or "builtins.object"
             return external(f"{base}.{name}")
         if kind is Kind.MISSING:
             return MISSING
         return UNKNOWN
+
+    def _subclass_member(self, cls: ClassInfo, name: str) -> Value | None:
+        """``name`` on an object only typed as ``cls`` (a return annotation)
+        that ``cls`` lacks: what the known project subclasses defining it bind
+        there, when each is a function or class of the project (kombu's
+        ``default_channel() -> Channel`` gives a redis ``Channel``, whose
+        ``_on_connection_disconnect`` the base lacks); None otherwise."""
+        if self.hosts is None:
+            return None
+        found = [
+            value for sub in self.hosts(cls)
+            if name in sub.members and (value := self._member(sub, name, instance=True)).kind in (Kind.FUNCTION, Kind.CLASS)
+        ]
+        if not found or not all(self.is_first_party(value) for value in found):
+            return None
+        return found[0]
 
     def _bases(self, cls: ClassInfo) -> Value:
         """``Cls.__bases__``: a tuple of what its bases name, read where the class
@@ -1015,8 +1034,11 @@ class Resolver:
             first = values[0]
             if all(_same(first, other) for other in values[1:]):
                 value = first
-        if (value.kind in (Kind.UNKNOWN, Kind.EXTERNAL) or value.qualname == _EITHER) and function.returns is not None \
-                and results:  # (``conn or self._new_conn()`` whose operands disagree: urllib3's ``_get_conn``)
+        if (value.kind in (Kind.UNKNOWN, Kind.EXTERNAL) or value.qualname == _EITHER or (
+            value.qualname == "builtins.NoneType" and function.returns is not None and not _admits_none(function.returns)
+        )) and function.returns is not None and results:
+            # (``conn or self._new_conn()`` whose operands disagree: urllib3's ``_get_conn``; a ``None``
+            # placeholder the annotation rules out: kombu's ``default_channel -> Channel``)
             declared = self._declared_result(function.returns, module, yielded)
             if declared is not None:
                 return declared
@@ -1273,6 +1295,14 @@ class _FunctionNames:
         if name in facts.stored:
             return UNKNOWN
         return None
+
+
+def _admits_none(annotation: ast.expr) -> bool:
+    """Whether a return annotation allows ``None`` (``None``, ``Optional[X]``,
+    ``X | None``, or a string annotation saying so)."""
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
+        else ast.unparse(annotation)
+    return "None" in text or "Optional" in text or "Any" in text
 
 
 def _int_index(expr: ast.expr) -> int | None:
