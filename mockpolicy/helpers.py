@@ -160,8 +160,10 @@ def _substitute(
             args.extend(extra_args)
         else:
             args.append(put(argument))
-    while args and _omitted(args[-1]):
-        args.pop()  # a trailing argument left out: the callee's own default applies
+    # a trailing argument left out: the callee's own default applies; but for
+    # ``setattr`` the value is what the helper made (``setattr(path, value)``)
+    while args and _omitted(args[-1]) and callee_name(template.func) != "setattr":
+        args.pop()
     args = [ast.Name(id=OPAQUE, ctx=ast.Load()) if _omitted(a) else a for a in args]
     keywords: list[ast.keyword] = []
     for keyword in template.keywords:
@@ -480,9 +482,12 @@ class Helpers:
         if not parts:
             return None
         root, rest = parts[0], parts[1:]
-        if root in reading.params and root in MOCKER_FIXTURES:
+        if root in ("self", "cls") and len(rest) > 1 and (rest[0] in MOCKER_FIXTURES or rest[0] == MONKEYPATCH_FIXTURE):
+            root, rest = rest[0], rest[1:]  # the fixture kept on the helper object (kombu's ``self.monkeypatch``)
+        # the fixture as a parameter, or as the enclosing fixture's (a closure a fixture returns)
+        if root not in reading.aliases and root in MOCKER_FIXTURES:
             return ".".join([MOCKER_ROOT, *rest])
-        if root in reading.params and root == MONKEYPATCH_FIXTURE:
+        if root not in reading.aliases and root == MONKEYPATCH_FIXTURE:
             return ".".join([MONKEYPATCH_ROOT, *rest])
         full = reading.aliases.get(root)
         return canonical(".".join([full, *rest])) if full is not None else None

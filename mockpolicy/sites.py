@@ -27,7 +27,7 @@ from mockpolicy.functions import (
     rebound_attributes,
     walk,
 )
-from mockpolicy.helpers import Helpers
+from mockpolicy.helpers import Helper, Helpers
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value
 from mockpolicy.vocabulary import (
@@ -539,6 +539,8 @@ class TestModule:
         bound = (root in ("self", "cls") or _alias_of_self(context, root)) and context.class_info is not None
         if bound and len(parts) != 2:
             return None  # a method of something the test holds (self.client.get), not a helper of the test
+        if not bound and len(parts) == 1 and root in context.params and root not in context.assigns:
+            return self._fixture_helper_site(call, context, root)
         if not bound and (root in context.params or root in context.assigns or root in context.stored
                           or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
             return None  # a local (a mock, an object the test made) or a builtin
@@ -563,13 +565,7 @@ class TestModule:
         if helper is not None:
             if helper.fixed and own is not None:
                 return None  # the file's own factory of a fixed patch: its body is the site, reported there
-            made = helper.call_for(call)
-            if made is None:
-                return None
-            site = MockSite(helper.entry.kind, made, context, helper.entry.api, helper.entry.name)
-            site.hands_patcher = helper.hands_patcher
-            site.helper = helper.qualname
-            site.helper_function = helper.function
+            return _site_of_helper(helper, call, context)
         elif helpers.is_declared(value) or (bound and value.kind is Kind.UNKNOWN and helpers.declares_method(parts[-1])):
             declared = helpers.declared_call(call)
             if declared is None:
@@ -582,6 +578,22 @@ class TestModule:
             return None
         site.source_call = call
         return site
+
+    def _fixture_helper_site(self, call: ast.Call, context: Context, name: str) -> MockSite | None:
+        """The mock site a call of what the fixture ``name`` gives makes, when
+        that is a patching helper of the tests: a closure, or an object whose
+        ``__call__`` patches (kombu's ``patching("pkg.mod.name")``, a
+        ``monkeypatch.setattr(path, MagicMock())`` behind a conftest fixture)."""
+        assert self.helpers is not None
+        value = self.fixture_value(name)
+        if value is None:
+            return None
+        if value.kind is Kind.INSTANCE and value.cls is not None:
+            value = self.resolver.attribute(value, "__call__")
+        helper = self.helpers.helper_for(value)
+        if helper is None or helper.fixed:
+            return None
+        return _site_of_helper(helper, call, context)
 
     def _table_sites(self, call: ast.Call, context: Context) -> list[MockSite]:
         """The mock sites a call of a ``TableHelper`` of the tests makes: one
@@ -1100,6 +1112,20 @@ def _alias_of_self(context: Context, name: str) -> bool:
     self``, buildbot's way of reaching the test case in a closure)."""
     assigned = context.assigns.get(name, [])
     return len(assigned) == 1 and isinstance(assigned[0], ast.Name) and assigned[0].id == "self"
+
+
+def _site_of_helper(helper: Helper, call: ast.Call, context: Context) -> MockSite | None:
+    """The mock site ``call`` of the patching ``helper`` makes; None when its
+    arguments do not fit the helper."""
+    made = helper.call_for(call)
+    if made is None:
+        return None
+    site = MockSite(helper.entry.kind, made, context, helper.entry.api, helper.entry.name)
+    site.hands_patcher = helper.hands_patcher
+    site.helper = helper.qualname
+    site.helper_function = helper.function
+    site.source_call = call
+    return site
 
 
 def never_installed(site: MockSite) -> bool:
