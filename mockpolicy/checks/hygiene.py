@@ -1654,19 +1654,15 @@ def _set_ups_in_effect(context: Context) -> list[Context]:
         node = set_up.node
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(node.decorator_list):
             by_name[_fixture_name(node)] = set_up
-    wanted: set[str] = set()
-    pending = [(name, 0) for name in _requested_fixtures(context)]
-    while pending:
-        name, depth = pending.pop()
-        if name in wanted or name not in by_name:
-            continue
-        wanted.add(name)
-        if depth < _FIXTURE_DEPTH:
-            pending.extend((param, depth + 1) for param in by_name[name].params)
+    def find(name: str) -> tuple[FunctionNode, None] | None:
+        node = by_name[name].node if name in by_name else None
+        return (node, None) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+    wanted = {id(node) for node, _ in _requested_closure(context, find)}
     return [
         set_up for set_up in set_ups
         if not (isinstance(set_up.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(set_up.node.decorator_list))
-        or is_autouse(set_up.node) or _fixture_name(set_up.node) in wanted
+        or is_autouse(set_up.node) or id(set_up.node) in wanted
     ]
 
 
