@@ -493,7 +493,8 @@ def _check(
         )
     files = len({f.path for f in findings})
     report.summary(
-        f"Found {len(findings):,} finding{'s' if len(findings) != 1 else ''} in {files:,} file{'s' if files != 1 else ''} "
+        f"Found {len(findings):,} finding{'s' if len(findings) != 1 else ''} in {files:,} of {len(run.files):,} "
+        f"file{'s' if len(run.files) != 1 else ''} checked "
         f"({len(run.findings) - len(findings):,} baselined, {len(stale):,} stale)." + _skipped_note(run.skipped)
     )
     failed = bool(findings) or (bool(stale) and not allow_stale)

@@ -154,10 +154,10 @@ def test_summary_statistics_exit_zero_quiet_and_output_file(app_project: Path) -
     write_tree(app_project, {"tests/test_a.py": MOCKS, "tests/test_b.py": MOCKS.replace("Runner.claim", "run")})
     result = mockpolicy_in_process("check", cwd=app_project)
     assert result.returncode == 1
-    assert result.stdout.splitlines()[-1] == "Found 4 findings in 2 files (0 baselined, 0 stale)."
+    assert result.stdout.splitlines()[-1] == "Found 4 findings in 2 of 2 files checked (0 baselined, 0 stale)."
     stats = mockpolicy_in_process("check", "--statistics", cwd=app_project)
     assert stats.stdout == "2  W7301  first-party-mock\n2  W7307  unspecced-mock\n"
-    assert stats.stderr == "Found 4 findings in 2 files (0 baselined, 0 stale).\n"
+    assert stats.stderr == "Found 4 findings in 2 of 2 files checked (0 baselined, 0 stale).\n"
     as_json = json.loads(mockpolicy_in_process("check", "--statistics", "--format", "json", "-q", cwd=app_project).stdout)
     assert as_json == [{"symbol": "first-party-mock", "message_id": "W7301", "count": 2},
                        {"symbol": "unspecced-mock", "message_id": "W7307", "count": 2}]
