@@ -472,8 +472,25 @@ class TestModule:
             return ".".join([MONKEYPATCH_ROOT, *rest])
         full = self._imported_as(root, context)
         if full is None:
-            return None
+            return self._mock_subclass(root) if not rest else None
         return canonical(".".join([self._reexported(full), *rest]))
+
+    def _mock_subclass(self, name: str) -> str | None:
+        """The mock class that the class ``name`` of this file derives from
+        directly (``class FakeEnv(mock.MagicMock)``: nox's ``FakeEnv(spec=VirtualEnv)``
+        is a MagicMock made to that spec), else None."""
+        binding = self.info.bindings.get(name)
+        if binding is None or binding.kind != "class" or binding.cls is None:
+            return None
+        for base in binding.cls.bases:
+            parts = dotted_parts(base)
+            full = self.aliases.get(parts[0]) if parts else None
+            if full is not None and parts is not None:
+                named = canonical(".".join([self._reexported(full), *parts[1:]]))
+                entry = SITE_CALLEES.get(named or "")
+                if entry is not None and entry.kind == "mock":
+                    return named
+        return None
 
     def _imported_as(self, name: str, context: Context) -> str | None:
         """What ``name`` is imported as in ``context``: by its own import or an

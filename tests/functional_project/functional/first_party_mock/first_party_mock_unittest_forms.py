@@ -123,3 +123,12 @@ class TestRebindsWhatItsSetUpMade(unittest.TestCase):
             self.store = Storage()
         with mock.patch.object(self.store, "held"):
             pass
+
+
+class FakeStorage(mock.MagicMock):
+    """A MagicMock subclass of the tests: made to a spec, it is a MagicMock made to it."""
+
+
+def test_spec_of_a_mock_subclass():
+    fake = FakeStorage(spec=Storage)  # [first-party-mock]
+    fake.save.return_value = None
