@@ -509,6 +509,8 @@ class ModuleIndex:
         self.skeletons = store is not None  # read modules from their skeletons (see above)
         self._modules: dict[str, ModuleInfo | None] = {}
         self._located: dict[str, tuple[Path | None, bool] | None] = {}
+        # extension module -> (its C source, that source's fact, the names it adds as values)
+        self._compiled: dict[str, tuple[Path, str, frozenset[str]] | None] = {}
         self._import_words: dict[Path, frozenset[str]] = {}
         self._texts: dict[Path, tuple[Lines, str]] = {}  # the lines deferred bodies are parsed from, with their digest
 
@@ -563,15 +565,23 @@ class ModuleIndex:
         """The names the C source of the extension module ``name`` adds as
         values (``PyModule_AddIntConstant(mod, "version", ...)``), not functions;
         empty without such a source."""
-        source = self.compiled_file(name)
-        if source is None or source.suffix != ".c":
+        if name not in self._compiled:
+            source = self.compiled_file(name)
+            if source is None or source.suffix != ".c":
+                self._compiled[name] = None
+            else:
+                try:
+                    data = read_source(source)
+                except SourceError:
+                    data = b""
+                added = frozenset(match.decode() for match in _ADDED_VALUE.findall(data))
+                self._compiled[name] = (source, digest(data) if data else UNREADABLE, added)
+        known = self._compiled[name]
+        if known is None:
             return frozenset()
-        try:
-            data = read_source(source)
-        except SourceError:
-            data = b""
-        self.tracker.observe(("r", "", str(source)), digest(data) if data else UNREADABLE)
-        return frozenset(match.decode() for match in _ADDED_VALUE.findall(data))
+        source, fact, added = known
+        self.tracker.observe(("r", "", str(source)), fact)  # read once per run, noted for every file using it
+        return added
 
     def add(self, info: ModuleInfo) -> None:
         """Register an already summarized module (the file being analysed)."""

@@ -37,6 +37,23 @@ PROJECT = {
         def start():
             return 1
         """,
+    "src/app/_speed.c": """
+        #include <Python.h>
+        static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speed", NULL, -1, NULL};
+        PyMODINIT_FUNC PyInit__speed(void) {
+            PyObject *mod = PyModule_Create(&module);
+            PyModule_AddIntConstant(mod, "level", 1);
+            return mod;
+        }
+        """,
+    "tests/test_speed.py": """
+        from unittest import mock
+
+
+        def test_level():
+            with mock.patch("app._speed.level", 0):
+                pass
+        """,
     "tests/__init__.py": "",
     "tests/conftest.py": """
         import pytest
@@ -168,6 +185,7 @@ EDITS = {
         "def decide(flag):\n    if other:\n        return 1\n    return 2\n", encoding="utf-8"),
     "a helper of the tests": _edit("tests/support.py", "return target", "return mock.patch(target, autospec=True)"),
     "a test module in a shipped test package": _edit("src/app/testing/test_runner.py", "", "def test_start():\n    pass\n"),
+    "an extension module's C source": _edit("src/app/_speed.c", '"level", 1', '"version", 1'),
     "the configuration": _edit("pyproject.toml", 'version = "0"', 'version = "0"\n\n[tool.mockpolicy]\nfirst-party = ["tests"]'),
 }
 
@@ -185,7 +203,8 @@ def test_a_warm_run_analyses_again_exactly_the_files_whose_dependencies_changed(
     assert_as_without_cache(project)
     first = entries(project)
     assert set(first) == {"tests/__init__.py", "tests/conftest.py", "tests/fixtures.py",
-                          "tests/test_jobs.py", "tests/test_other.py", "tests/support.py", "tests/test_plain.py"}
+                          "tests/test_jobs.py", "tests/test_other.py", "tests/support.py", "tests/test_plain.py",
+                          "tests/test_speed.py"}
     check(project)
     assert entries(project) == first  # nothing changed: nothing written
     _edit("src/app/other.py", "return 1", "return 2")(project)
@@ -267,7 +286,7 @@ def test_concurrent_runs_never_corrupt_the_cache(project: Path) -> None:
         thread.join()
     assert [(r.returncode, r.stdout) for r in results] == [(expected.returncode, expected.stdout)] * 4
     assert check(project).stdout == expected.stdout
-    assert len(entries(project)) == 27
+    assert len(entries(project)) == 28
     assert not [p for p in (project / ".mockpolicy_cache").rglob(".tmp-*")]
 
 
