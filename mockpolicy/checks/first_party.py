@@ -235,9 +235,18 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         yield analysis.finding(call, FIRST_PARTY_MOCK.symbol, _message(analysis, site, targets), owner)
 
 
+_NAMED_OTHERS = 2  # the other targets of a site (``parametrize``d) a message names; more are counted
+
+
 def _message(analysis: Analysis, site: MockSite, targets: list[Target]) -> str:
     first = targets[0]
-    more = f" (and {len(targets) - 1} more)" if len(targets) > 1 else ""
+    others = list(dict.fromkeys(target.value.qualname or target.text for target in targets[1:]))
+    if first.value.qualname in others:
+        others.remove(first.value.qualname)  # the same code again (a class inheriting the method)
+    if len(others) > _NAMED_OTHERS:
+        more = f" (and {len(others)} more)"
+    else:
+        more = "".join(f" (and {' and '.join(others)})" for _ in others[:1])
     if site.spec_only:
         lead = f"'{first.text}' used as a spec makes a stand-in for the first-party {describe(analysis, first)}"
     else:
