@@ -31,6 +31,9 @@ _BOOLEAN_CALLS = frozenset(
      "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper", "exists", "isfile", "isdir",
      "is_file", "is_dir", "match_hostname"}
 )
+# ... and these when called on ``os`` or ``os.path`` (``os.access(path, os.W_OK)``:
+# psutil's ``is_storage_device``); other code may give the names other meanings.
+_OS_PREDICATES = frozenset({"access", "islink", "ismount", "isabs", "samefile", "lexists"})
 _EXCEPTION_SUFFIXES = ("Error", "Exception", "Exit", "Interrupt", "Warning", "Timeout", "Failure")
 _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop, ast.Constant, ast.Name)
@@ -176,7 +179,10 @@ def _is_boolean(expr: ast.expr) -> bool:
     if isinstance(expr, ast.BoolOp):
         return all(_is_boolean(value) for value in expr.values)
     if isinstance(expr, ast.Call):
-        return callee_name(expr.func) in _BOOLEAN_CALLS
+        name = callee_name(expr.func)
+        return name in _BOOLEAN_CALLS or (
+            name in _OS_PREDICATES and isinstance(expr.func, ast.Attribute) and callee_name(expr.func.value) in ("os", "path")
+        )
     return False
 
 
