@@ -97,8 +97,13 @@ def _is_runner_script(tree: ast.AST) -> bool:
 
 
 def _function_cleanup(node: ast.AST) -> Cleanup:
+    """What ``node`` runs on the way out: ``finally`` blocks, a fixture's code
+    after its ``yield``, the functions it defines and registers as cleanups
+    (``def cleanup(): ...`` then ``self.addCleanup(cleanup)`` in a set-up),
+    and what it registers."""
     cleanup = Cleanup()
     yield_line: int | None = None
+    nested: dict[str, ast.AST] = {}
     for child in ast.walk(node):
         if isinstance(child, ast.Try) or type(child).__name__ == "TryStar":
             cleanup.nodes.extend(getattr(child, "finalbody", []))
@@ -106,6 +111,12 @@ def _function_cleanup(node: ast.AST) -> Cleanup:
             yield_line = child.lineno if yield_line is None else min(yield_line, child.lineno)
         elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr in CLEANUP_REGISTRARS:
             cleanup.registered.extend(child.args)
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child is not node:
+            nested.setdefault(child.name, child)
+    cleanup.nodes.extend(
+        nested[registered.id] for registered in cleanup.registered
+        if isinstance(registered, ast.Name) and registered.id in nested
+    )
     if yield_line is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         cleanup.nodes.extend(stmt for stmt in ast.walk(node) if isinstance(stmt, ast.stmt) and stmt.lineno > yield_line)
     return cleanup

@@ -5,7 +5,9 @@ calling it, a tear-down putting a list's contents back, and a manager's
 back in a ``finally`` block through another spelling of the same module
 (Swift's ``manager.os.environ = {}`` ... ``os.environ = saved``); a helper
 whose every use runs inside a restoring manager, also through a closure or a
-helper method called only there (Swift's ``set_http_connect``)."""
+helper method called only there (Swift's ``set_http_connect``); a function a
+set-up defines and registers as a cleanup (oslo.config's ``def cleanup()``
+then ``self.addCleanup(cleanup)``), which must put the same thing back."""
 # pylint: disable=missing-docstring,too-few-public-methods
 import contextlib
 import os
@@ -139,3 +141,31 @@ class TestKeptName(unittest.TestCase):
 
     def test_without_the_manager(self):
         set_name_for_good("d")
+
+
+class TestSetUpRegistersItsOwnFunction(unittest.TestCase):
+    def setUp(self):
+        super().setUp()
+
+        def cleanup():
+            for name in ("SHOP_A", "SHOP_B"):
+                if name in os.environ:
+                    del os.environ[name]
+
+        self.addCleanup(cleanup)
+
+    def test_set(self):
+        os.environ["SHOP_A"] = "x"
+
+
+class TestSetUpRegistersAnUnrelatedFunction(unittest.TestCase):
+    def setUp(self):
+        super().setUp()
+
+        def cleanup():
+            print("done")
+
+        self.addCleanup(cleanup)
+
+    def test_set(self):
+        os.environ["SHOP_A"] = "x"  # [unrestored-environ-mutation]
