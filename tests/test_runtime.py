@@ -193,6 +193,85 @@ def test_pollution_names_the_test_that_left_state_behind(tmp_path: Path) -> None
     assert "left os.environ['APP_LEAK'] set (was unset); 4 later test(s)" in recorded.stdout
 
 
+REBINDING = {
+    "tests/test_rebinding.py": """
+        import os
+
+        import pytest
+
+
+        @pytest.fixture
+        def environ():  # pytest-relaxed's: put back by rebinding os.environ to a copy
+            saved = os.environ.copy()
+            yield os.environ
+            os.environ = saved
+
+
+        def test_puts_back_by_rebinding(environ):
+            environ["APP_SET"] = "1"
+
+
+        def test_rebinds_to_more():
+            os.environ = {**os.environ, "APP_ADDED": "1"}
+
+
+        def test_after():
+            assert "APP_SET" not in os.environ
+        """,
+}
+
+
+def test_environ_rebound_to_a_mapping_is_compared_by_what_it_holds(tmp_path: Path) -> None:
+    """A fixture putting ``os.environ`` back as a copy changed no variable (the
+    real one keeps its keys encoded, a copy as text); one variable added by a
+    rebinding is named as it is spelt, set where it was unset."""
+    root = _project(tmp_path, REBINDING)
+    assert _pytest(root, "--mockpolicy-record").returncode == 0
+    blamed = {(p["polluter"].split("::")[-1], p["name"], p["before"], p["after"]) for p in _record(root)["pollution"]}
+    assert blamed == {("test_rebinds_to_more", "os.environ['APP_ADDED']", "unset", "set")}
+
+
+REIMPORTING = {
+    "tests/_support/plugin_file.py": "VALUE = 1\n",
+    "tests/test_reimport.py": """
+        import importlib.util
+        import os
+        import sys
+
+        PLUGIN = os.path.join(os.path.dirname(__file__), "_support", "plugin_file.py")
+
+
+        def load():  # a loader running a file as the module 'plugin_file', as invoke's does
+            spec = importlib.util.spec_from_file_location("plugin_file", PLUGIN)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules["plugin_file"] = module
+            spec.loader.exec_module(module)
+            return module
+
+
+        def test_loads_first():
+            assert load().VALUE == 1
+
+
+        def test_loads_again():
+            assert load().VALUE == 1
+
+
+        def test_after():
+            pass
+        """,
+}
+
+
+def test_a_module_imported_again_from_its_file_says_so(tmp_path: Path) -> None:
+    """The first import is no pollution; a second one from the same file
+    replaces the module the rest of the run sees, and the message says how."""
+    root = _project(tmp_path, REIMPORTING)
+    assert _pytest(root, "--mockpolicy-record").returncode == 0
+    blamed = {(p["polluter"].split("::")[-1], p["name"], p["after"]) for p in _record(root)["pollution"]}
+    assert blamed == {("test_loads_again", "sys.modules['plugin_file']", "a new import of the same file")}
+
+
 QUIET = {
     "src/app/registry.py": """
         HANDLERS = {"a": 1}

@@ -331,8 +331,7 @@ class Recorder:
             if is_a(after, types.ModuleType) and _imported(after, change.key[1]):
                 # A module imported for the first time, or another file imported under
                 # the same name (a plugin of a temporary project): not the same module twice.
-                return before is not MISSING and is_a(before, types.ModuleType) and \
-                    vars(before).get("__file__") == vars(after).get("__file__")
+                return _same_file_again(before, after)
             return True
         name = change.key[-1]
         if before is MISSING and name.startswith("__") and name.endswith("__"):
@@ -351,6 +350,8 @@ class Recorder:
             if before is not MISSING and after is not MISSING:
                 return "set", "set to another value"
             return word(before), word(after)
+        if state == "sys.modules" and _same_file_again(before, after):
+            return short(before), "a new import of the same file"
         return short(before), short(after)
 
     # -- fixtures wider than a function ---------------------------------------
@@ -535,3 +536,9 @@ _NOTHING: Any = object()
 def _same(one: Any, other: Any) -> bool:
     """Identity, or equality of text (environment values are rebuilt on each read)."""
     return one is other or (is_a(one, str) and is_a(other, str) and one == other)
+
+
+def _same_file_again(before: Any, after: Any) -> bool:
+    """Whether ``after`` is a module made again from the file of the module ``before``."""
+    return is_a(before, types.ModuleType) and is_a(after, types.ModuleType) and before is not after and \
+        vars(before).get("__file__") == vars(after).get("__file__")

@@ -66,6 +66,22 @@ def _environ_data() -> Mapping[Any, Any]:
     return {key: value for key, value in data.items() if key not in _PYTEST_VARIABLES}
 
 
+def _decoded(data: Mapping[Any, Any], environ: object) -> dict[Any, Any]:
+    """``data`` (``_environ_data()`` while ``environ`` was ``os.environ``) with
+    the keys and values ``environ`` gives: the real ``os.environ`` keeps
+    them encoded (bytes on POSIX), a mapping put in its place keeps them as given."""
+    key_of, value_of = getattr(environ, "decodekey", None), getattr(environ, "decodevalue", None)
+    if key_of is None or value_of is None:
+        return dict(data)
+    decoded: dict[Any, Any] = {}
+    for key, value in data.items():
+        try:
+            decoded[key_of(key)] = value_of(value)
+        except Exception:  # noqa: BLE001 - an odd key or value: kept as it is
+            decoded[key] = value
+    return decoded
+
+
 @dataclass(frozen=True)
 class EnvironSnapshot:
     """``os.environ`` as it was at one moment."""
@@ -204,10 +220,13 @@ class Watched:
         return changes
 
     def _environ_changes(self, current: Mapping[Any, Any]) -> Iterator[Change]:
+        reference = self.environ
+        if os.environ is not self.environ_object:  # rebound (``os.environ = saved_copy``): compare what each holds
+            reference, current = _decoded(reference, self.environ_object), _decoded(current, os.environ)
         decode = getattr(os.environ, "decodekey", None) if os.environ is self.environ_object else None
         value_of = getattr(os.environ, "decodevalue", None) if decode is not None else None
-        for key in sorted(set(self.environ) | set(current), key=repr):
-            before, after = self.environ.get(key, MISSING), current.get(key, MISSING)
+        for key in sorted(set(reference) | set(current), key=repr):
+            before, after = reference.get(key, MISSING), current.get(key, MISSING)
             if before is MISSING or after is MISSING or before != after:
                 name = decode(key) if decode is not None and isinstance(key, bytes) else key
                 if value_of is not None:
