@@ -191,8 +191,7 @@ class Analysis:
             project = self.resolver.project
             self.first_party[key] = [] if site.is_spy else [
                 t for t in site.targets
-                if self.resolver.is_first_party(t.value)
-                and (not project.is_test_code(t.value.module) or project.is_shipped_test_support(t.value.module))
+                if self.resolver.is_first_party(t.value) and project.is_code_under_test(t.value.module)
                 and not self._settings_module(t.value) and not self._a_logger(t.value)
                 and not self._real_swap(site, t) and not self.on_a_mock(site, t) and not self._maybe_a_test_double(t)
             ]

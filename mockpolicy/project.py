@@ -130,6 +130,14 @@ class Project:
     def is_first_party(self, module: str) -> bool:
         return in_packages(module, self.first_party)
 
+    def is_code_under_test(self, module: str) -> bool:
+        """Whether ``module`` is the project's own code that its tests exercise:
+        first-party, and not the tests' own fakes and helpers (but shipped
+        test support is code under test)."""
+        return self.is_first_party(module) and (
+            not self.is_test_code(module) or self.is_shipped_test_support(module)
+        )
+
     def is_test_code(self, module: str) -> bool:
         """Whether ``module`` (a dotted name) is part of the tests rather than the
         code under test: a package named like a test folder on its path, a

@@ -568,6 +568,42 @@ def test_check_merges_the_record(tmp_path: Path) -> None:
             "time: app.mail.fetch changed from function app.mail.fetch to <Mock> (0 later tests ran with it).") in text
 
 
+FAKES_IN_THE_PACKAGE = {
+    "src/app/tests/__init__.py": "",
+    "src/app/tests/fakes.py": """
+        def canned_reply():
+            return "canned"
+
+
+        class FakeMailer:
+            def send(self, to):
+                return canned_reply()
+        """,
+    "tests/test_fakes.py": """
+        from unittest import mock
+
+        from app.tests import fakes
+
+
+        @mock.patch("app.tests.fakes.canned_reply", return_value="other")
+        def test_fake_changed(reply):
+            assert fakes.FakeMailer().send("a") == "other"
+        """,
+}
+
+
+def test_the_runtime_record_judges_a_fake_of_the_tests_as_the_static_rule_does(tmp_path: Path) -> None:
+    """A patch of the tests' own fake, shipped inside the package (python-cinderclient's
+    ``cinderclient/tests/unit/fakes.py``), is no first-party mock, at run time either."""
+    root = _project(tmp_path, FAKES_IN_THE_PACKAGE)
+    assert _pytest(root, "--mockpolicy-record").returncode == 0
+    mocked = [m for m in _record(root)["mocks"] if m["path"] == "tests/test_fakes.py"]
+    assert [(m["line"], m["module"]) for m in mocked] == [(6, "app.tests.fakes")]
+    result = mockpolicy_in_process("check", "--no-baseline", "--runtime", ".mockpolicy/runtime.json",
+                                   "--select", "first-party-mock", "tests/test_fakes.py", cwd=root)
+    assert result.returncode == 0, result.stdout
+
+
 def test_review_reports_the_pollution_a_change_adds(tmp_path: Path) -> None:
     root = _project(tmp_path)
     (root / "tests").mkdir()

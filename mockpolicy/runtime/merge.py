@@ -312,7 +312,7 @@ def _replaces_first_party(project: Project, mock: MockUse) -> bool:
         return False
     if mock.what in ("missing", "mock", "environ") or not mock.module:
         return False
-    return project.is_first_party(mock.module)
+    return project.is_code_under_test(mock.module)  # as the static rule judges: the tests' own fakes are not
 
 
 def _judge_file(analysis: Analysis, by_line: dict[int, MockUse]) -> list[Finding]:
