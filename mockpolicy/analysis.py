@@ -25,11 +25,11 @@ from mockpolicy.libraries import Libraries
 from mockpolicy.outcomes import Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
-from mockpolicy.sites import Context, MockSite, Target, TestModule
+from mockpolicy.sites import Context, MockSite, Target, TestModule, root_key
 from mockpolicy.source import Lines, SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
-from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, callee_name, is_fixture
+from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, SPY_KEYWORD, callee_name, is_fixture
 
 # What a project's logger class derives from (``logging.getLoggerClass()`` as a base too).
 _LOGGER_CLASSES = frozenset({"logging.Logger", "logging.RootLogger", "logging.LoggerAdapter", "logging.getLoggerClass()"})
@@ -176,6 +176,7 @@ class Analysis:
     mocking_nodes: tuple[frozenset[int], frozenset[int]] | None = None
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
+    _answered: set[int] | None = None  # ids of the sites given answers after they are made (``answered_later``)
 
     def known_subclasses(self) -> Subclasses:
         if self.subclasses is None:
@@ -189,8 +190,9 @@ class Analysis:
         key = id(site)
         if key not in self.first_party:
             project = self.resolver.project
-            self.first_party[key] = [] if site.is_spy else [
-                t for t in site.targets
+            spying = site.is_spy and not self.answered_later(site)
+            self.first_party[key] = [] if spying else [
+                t for t in site.targets or self._wrapped(site)
                 if self.resolver.is_first_party(t.value) and project.is_code_under_test(t.value.module)
                 and not self._settings_module(t.value) and not self._a_logger(t.value)
                 and not self._real_swap(site, t) and not self.on_a_mock(site, t) and not self._maybe_a_test_double(t)
@@ -207,6 +209,47 @@ class Analysis:
             return False
         name = target.text.rpartition(".")[2]
         return self.known_subclasses().overridden_by_the_tests(base.cls, name, target.value, self.module.info)
+
+    def answered_later(self, site: MockSite) -> bool:
+        """Whether the test gives ``site``'s double answers once it is made:
+        ``m.return_value = ...`` or ``m.side_effect = ...`` on the double, or on
+        an attribute of it (``m.check.return_value = True``), through a name
+        bound to it. A spy (``wraps=``) answered so no longer runs the real code."""
+        if self._answered is None:
+            self._answered = set()
+            module = self.module
+            for context in (module.module, *module.contexts):
+                for statement in context.statements:
+                    if not isinstance(statement, ast.Assign):
+                        continue
+                    for target in statement.targets:
+                        if not (isinstance(target, ast.Attribute) and target.attr in (RETURN_VALUE, SIDE_EFFECT)):
+                            continue
+                        held = target.value
+                        for double in (held, held.value if isinstance(held, ast.Attribute) else None):
+                            if isinstance(double, ast.Name) or (
+                                isinstance(double, ast.Attribute) and isinstance(double.value, ast.Name)
+                                and double.value.id in ("self", "cls")
+                            ):
+                                key = root_key(double)
+                                self._answered.update(id(bound) for bound in module.mocks_bound(context, key or ""))
+        return id(site) in self._answered
+
+    def _wrapped(self, site: MockSite) -> list[Target]:
+        """For a double with no spec that wraps a real object and is answered
+        later (``MagicMock(wraps=Validator())``, then ``.check.return_value``):
+        the wrapped object's class, or the wrapped function, which it stands in for."""
+        if site.kind != "mock" or not self.answered_later(site):
+            return []
+        wrapped = next((keyword.value for keyword in site.call.keywords if keyword.arg == SPY_KEYWORD), None)
+        if wrapped is None or isinstance(wrapped, ast.Constant):
+            return []
+        value = self.resolver.evaluate(wrapped, self.module.scope(site.owner))
+        if value.kind is Kind.INSTANCE and value.cls is not None:
+            value = Value(Kind.CLASS, module=value.module, qualname=value.qualname.removesuffix("()"), cls=value.cls)
+        elif value.kind is not Kind.FUNCTION:
+            return []
+        return [Target(ast.unparse(wrapped), value)]
 
     def on_a_mock(self, site: MockSite, target: Target) -> bool:
         """Whether ``target`` is an attribute of an object that a mock of the same

@@ -247,7 +247,10 @@ def _message(analysis: Analysis, site: MockSite, targets: list[Target]) -> str:
         more = f" (and {len(others)} more)"
     else:
         more = "".join(f" (and {' and '.join(others)})" for _ in others[:1])
-    if site.spec_only:
+    if site.spec_only and not site.targets:  # a double wrapping ``first``, given answers in its place
+        lead = (f"'{first.text}' is wrapped by a double the test gives answers of its own, so it stands in "
+                f"for the first-party {describe(analysis, first)}")
+    elif site.spec_only:
         lead = f"'{first.text}' used as a spec makes a stand-in for the first-party {describe(analysis, first)}"
     else:
         lead = f"'{first.text}'{more} is the first-party {describe(analysis, first)}"

@@ -1,5 +1,8 @@
 """A global object swapped for a real one of the project: isolation, nothing
-faked. A stand-in put in its place is still a first-party mock."""
+faked. A stand-in put in its place is still a first-party mock, and so is a
+spy (``wraps=``) the test gives answers of its own after making it
+(oauthlib's ``MagicMock(wraps=RequestValidator())`` with
+``.check_client_id.return_value = True``)."""
 # pylint: disable=missing-docstring,import-error,too-few-public-methods
 from unittest import mock
 
@@ -52,6 +55,24 @@ def test_a_double_wrapping_the_original_is_a_spy(monkeypatch):
 def test_a_spy_given_an_answer_is_a_stand_in():
     with mock.patch("shopfp.storage.Storage.save", wraps=Storage().save, return_value=0):  # [first-party-mock]
         pass
+
+
+def test_a_spy_answered_later_is_a_stand_in():
+    with mock.patch("shopfp.storage.Storage.save", wraps=Storage().save) as save:  # [first-party-mock]
+        save.return_value = 0
+        assert Storage().save(1, 2) == 0
+
+
+def test_a_double_wrapping_an_object_answered_later_stands_in_for_its_class():
+    store = mock.MagicMock(wraps=Storage())  # [first-party-mock]
+    store.load.side_effect = KeyError
+    assert store.size() is not None
+
+
+def test_a_double_wrapping_an_object_not_answered_is_a_spy():
+    store = mock.MagicMock(wraps=Storage())
+    store.save(1, 2)
+    assert store.save.call_count == 1
 
 
 def test_side_effect_that_is_the_patched_function_itself():
