@@ -2128,8 +2128,13 @@ def _is_imported_namespace(analysis: Analysis, expr: ast.expr, scope: Scope) -> 
     value = analysis.resolver.evaluate(expr, scope)
     if value.kind not in (Kind.MODULE, Kind.CLASS, Kind.EXTERNAL):
         return False
-    if value.kind is Kind.EXTERNAL:  # an outside module (not an object made by a call)
-        return "(" not in value.qualname and value.qualname.count(".") == 0
+    if value.kind is Kind.EXTERNAL:  # an outside module or class (not an object made by a call)
+        if "(" in value.qualname:
+            return False
+        if "." not in value.qualname:
+            return True
+        outside = analysis.libraries.resolver.resolve_dotted(value.qualname)  # ``argparse.ArgumentParser``, ``os.path``
+        return outside.kind in (Kind.MODULE, Kind.CLASS)
     return value.module != analysis.module.info.name  # not something the test module itself defines
 
 

@@ -341,3 +341,28 @@ def test_arms_of_one_if(keepalive):
         os.environ["SHOP_KEEPALIVE"] = "1"  # [unrestored-environ-mutation]
     elif "SHOP_KEEPALIVE" in os.environ:
         del os.environ["SHOP_KEEPALIVE"]  # [unrestored-environ-mutation]
+
+
+import argparse  # noqa: E402  (kept here so the cases above keep their lines)
+from argparse import ArgumentParser  # noqa: E402
+
+
+def test_library_class_attribute_left_changed():  # fabric 3.2.3's `Runner.stop = Mock()` on invoke's Runner
+    ArgumentParser.exit = mock.Mock()  # [unrestored-attribute-assignment]
+
+
+def test_library_submodule_attribute_left_changed():
+    os.path.expanduser = str  # [unrestored-attribute-assignment]
+
+
+def test_library_class_attribute_put_back():
+    saved = argparse.ArgumentParser.exit
+    argparse.ArgumentParser.exit = mock.Mock()
+    try:
+        pass
+    finally:
+        argparse.ArgumentParser.exit = saved
+
+
+def test_library_object_attribute_is_not_a_namespace():
+    argparse.ArgumentParser().prog = "x"
