@@ -51,7 +51,10 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         first = group[0]
         message = _partial_message(first.shown_name, first.given, first.withheld)
         if len(group) > 1:
-            message += f" ({len(group) - 1} more mocks of {first.shown_name} in {cls.rpartition('.')[2]} keep the same arms untaken.)"
+            more = len(group) - 1
+            alike_ones = "1 more mock" if more == 1 else f"{more} more mocks"
+            keep = "keeps" if more == 1 else "keep"
+            message += f" ({alike_ones} of {first.shown_name} in {cls.rpartition('.')[2]} {keep} the same arms untaken.)"
         yield analysis.finding(first.site.call, UNDOCUMENTED_PARTIAL_MOCK.symbol, message, first.site.owner.qualname)
     lines = analysis.annotations.lines
     for block in blocks:
