@@ -604,6 +604,41 @@ def test_the_runtime_record_judges_a_fake_of_the_tests_as_the_static_rule_does(t
     assert result.returncode == 0, result.stdout
 
 
+TAKEN_BACK_IF_PASSING = {
+    "tests/test_taken_back.py": """
+        import os
+
+        from app import mail
+
+
+        def test_sets_then_deletes():
+            os.environ["APP_RELAX"] = "1"
+            assert mail.notify(True) == "fresh"
+            del os.environ["APP_RELAX"]
+
+
+        def test_sets_in_a_finally():
+            os.environ["APP_RELAX"] = "1"
+            try:
+                assert mail.notify(True) == "fresh"
+            finally:
+                os.environ.pop("APP_RELAX")
+        """,
+}
+
+
+def test_a_run_that_passed_keeps_a_change_taken_back_only_when_passing(tmp_path: Path) -> None:
+    """Every run put the variable back, but only because the test passed: the
+    record cannot show what a failure leaves, so the static finding stays."""
+    root = _project(tmp_path, TAKEN_BACK_IF_PASSING)
+    assert _pytest(root, "--mockpolicy-record").returncode == 0
+    writes = {(w["line"], w["runs"], w["restored"]) for w in _record(root)["environ_writes"]}
+    assert writes == {(7, 1, 1), (9, 1, 1), (13, 1, 1), (17, 1, 1)}
+    result = mockpolicy_in_process("check", "--no-baseline", "--runtime", ".mockpolicy/runtime.json",
+                                   "--select", "unrestored-environ-mutation", "--format", "json", cwd=root)
+    assert [(f["line"], "only if the test passes" in f["message"]) for f in json.loads(result.stdout)] == [(7, True)]
+
+
 def test_review_reports_the_pollution_a_change_adds(tmp_path: Path) -> None:
     root = _project(tmp_path)
     (root / "tests").mkdir()

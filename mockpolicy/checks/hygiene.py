@@ -48,6 +48,9 @@ from mockpolicy.vocabulary import (
     is_fixture,
 )
 
+# What the message of a change put back only on the passing path says: a run that
+# passed shows nothing about the failing one (``mockpolicy.runtime.merge`` keeps such findings).
+ONLY_IF_IT_PASSES = "only if the test passes"
 EXIT_METHODS = frozenset({"__exit__", "__aexit__"})  # what leaving a with block runs: restoring code
 ENTER_METHODS = frozenset({"__enter__", "__aenter__"})
 CONTAINER_METHODS = frozenset({"pop", "update", "setdefault", "clear", "popitem", "__setitem__", "__delitem__"})
@@ -708,8 +711,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                     taken_back = restored_on if getattr(node, "lineno", 0) < restored_on else None
                 if taken_back is not None:
                     message = (
-                        f"This changes {shared.what} and takes it back on line {taken_back} only if the test "
-                        f"passes: a failure before that line leaves it changed for every later test; {shared.fix}, "
+                        f"This changes {shared.what} and takes it back on line {taken_back} {ONLY_IF_IT_PASSES}: "
+                        f"a failure before that line leaves it changed for every later test; {shared.fix}, "
                         "or take it back in a finally block."
                     )
                 else:
@@ -747,7 +750,7 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 restored = _restored_later(analysis, context, node, target, scope)
                 if restored is not None:
                     message = (
-                        f"'{text}' is put back on line {restored} only if the test passes: a failure before "
+                        f"'{text}' is put back on line {restored} {ONLY_IF_IT_PASSES}: a failure before "
                         "that line leaves it changed for every later test; restore it in a finally block, "
                         "or use monkeypatch.setattr or patch.object."
                     )

@@ -11,7 +11,8 @@
   when every run of that write ended with the variable put back;
   ``unrestored-sys-modules-mutation`` and ``unrestored-attribute-assignment``
   when the test ran, passed, and left nothing of that kind changed;
-  ``undocumented-partial-mock`` when the mock was never called.
+  ``undocumented-partial-mock`` when the mock was never called. Never dropped:
+  a change the test takes back only if it passes.
 
 A record is refused when a file it describes changed since (it is older than
 the tests), or when it cannot be read: one sentence, exit status 2.
@@ -29,6 +30,7 @@ from typing import Any, TypeVar
 
 from mockpolicy.analysis import Analysis
 from mockpolicy.checks.first_party import is_inert
+from mockpolicy.checks.hygiene import ONLY_IF_IT_PASSES
 from mockpolicy.engine import Session
 from mockpolicy.findings import Finding
 from mockpolicy.project import Project
@@ -109,8 +111,12 @@ class _Evidence:
             self.tests.setdefault((test.path, test.scope), []).append(_Test(test.outcome == "passed", frozenset(names)))
 
     def clears(self, finding: Finding) -> bool:
-        """Whether the record shows ``finding``'s concern did not happen."""
+        """Whether the record shows ``finding``'s concern did not happen. A
+        change taken back only when the test passes is never cleared: a run
+        that passed shows nothing of what a failure leaves."""
         symbol, lines = finding.symbol, range(finding.line, (finding.end_line or finding.line) + 1)
+        if ONLY_IF_IT_PASSES in finding.message:
+            return False
         if symbol == LEAKED_PATCHER.symbol:
             starts = _at(self.starts, finding.path, lines)
             return bool(starts) and all(start.runs and start.stopped_safely == start.runs for start in starts)
