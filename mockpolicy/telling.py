@@ -1064,6 +1064,8 @@ def _reaches(
         named = name in reach.names
         if named and caller.owner and not name.startswith("__"):
             named = _class_named_in_file(analysis, caller.owner, reach) and not _called_on_other_classes_only(analysis, caller, reach)
+        elif named and not caller.owner:
+            named = not _named_as_methods_only(analysis, name, reach)
     if named:
         value = analysis.resolver.resolve_dotted(caller.qualname)
         if reach.imported(value.module or caller.qualname.rpartition(".")[0]) and (
@@ -1193,6 +1195,52 @@ def _called_on_other_classes_only(analysis: Analysis, caller: Caller, reach: Rea
         if getattr(cls.members.get(name), "kind", "") != "def":
             return False  # inherited: maybe the caller's own method
     return True
+
+
+def _named_as_methods_only(analysis: Analysis, name: str, reach: Reach) -> bool:
+    """Whether the tests name ``name`` only as a method of objects of known
+    classes that define (or inherit) a method of that name, called or handed
+    on (``shell.Shell().main(argv)``, ``assertRaises(E, shell.main, argv)``
+    with ``shell`` such an object): that does not run a module's function of
+    the same name (glanceclient's ``shell.main``, whose ``except Exception``
+    is above the method the tests enter at). Any other use of the name, or
+    one on an object the engine cannot type, may run it."""
+    uses = 0
+    stack = list(reach.applying)
+    while stack:
+        context = stack.pop()
+        stack.extend(context.children)
+        scope = analysis.module.scope(context)
+        for node in _own_names(context):
+            if isinstance(node, ast.Name) and node.id == name:
+                return False  # the function itself, imported by name, or a local of that name
+            if not (isinstance(node, ast.Attribute) and node.attr == name):
+                continue
+            receiver = analysis.resolver.evaluate(node.value, scope)
+            if receiver.kind not in (Kind.INSTANCE, Kind.CLASS) or receiver.cls is None:
+                return False
+            method = analysis.resolver.attribute(receiver, name)
+            if method.kind is not Kind.FUNCTION or method.owner is None:
+                return False  # not a method of the class (``self.door = gates.door`` holds the function itself)
+            uses += 1
+    return uses > 0
+
+
+def _own_names(context: Context) -> Iterator[ast.AST]:
+    """The names and attributes in ``context``'s own code (its statements and
+    decorators, not the functions and classes defined in it)."""
+    node = context.node
+    roots: list[ast.AST] = list(getattr(node, "decorator_list", []))
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        roots += list(node.body)
+    for root in roots:
+        stack = [root]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, (ast.Name, ast.Attribute)):
+                yield current
+            if not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                stack.extend(child_nodes(current))
 
 
 def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, set[str | int]]]:
