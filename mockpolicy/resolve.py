@@ -832,6 +832,10 @@ class Resolver:
                 return UNKNOWN
             if func.qualname == "typing.cast" and len(expr.args) == 2:
                 return self._cast(expr.args[0], expr.args[1], scope)
+            if func.qualname in _COPIERS and len(expr.args) == 1 and not expr.keywords:
+                copied = self._evaluate(expr.args[0], scope)  # ``copy.deepcopy(info)``: another object of its class
+                if copied.kind is Kind.INSTANCE and copied.cls is not None:
+                    return copied
             if func.qualname in SEE_THROUGH_WRAPPERS and expr.args:
                 wrapped = self._evaluate(expr.args[0], scope)  # mock and the oracle see through these
                 if wrapped.kind is Kind.FUNCTION:
@@ -1103,6 +1107,7 @@ class Resolver:
 
 _YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable"})
 _HANDING_BACK = frozenset({"contextlib.closing", "contextlib.nullcontext"})  # entered, they give their argument
+_COPIERS = frozenset({"copy.copy", "copy.deepcopy"})  # an object of the class of their argument
 _EITHER = "builtins.boolop"  # ``a or b`` whose operands disagree: one of them, which is not known
 
 
