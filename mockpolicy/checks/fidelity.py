@@ -229,10 +229,35 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         yield analysis.finding(
             call, UNSPECCED_MOCK.symbol,
             f"{subject}{reason}, so a misspelt or removed attribute still answers and the test stays "
-            "green. Pass autospec=True (or spec=/spec_set= the real object), or mark a deliberately open "
-            "double with '# mock-isolation: <reason>'.",
+            f"green. {_advice(site)}, or mark a deliberately open double with '# mock-isolation: <reason>'.",
             scope,
         )
+
+
+def _advice(site: MockSite) -> str:
+    """How to give ``site``'s double a spec: a mock class takes ``spec=``
+    (``autospec`` is no argument of it), and a patch of an attribute of a
+    mock without a spec cannot be autospecced (``InvalidSpecError``): that
+    mock needs the spec."""
+    if site.kind == "mock":
+        return "Pass spec=/spec_set= the real object (or make it with create_autospec(real))"
+    if any(_of_an_open_mock(target.value.qualname) for target in site.targets):
+        return ("It patches an attribute of a mock made without a spec, which autospec=True cannot follow: "
+                "give that mock a spec (spec=/spec_set= the real object)")
+    return "Pass autospec=True (or spec=/spec_set= the real object)"
+
+
+def _of_an_open_mock(qualname: str) -> bool:
+    """Whether ``qualname`` names something reached from an instance of a mock
+    class (``unittest.mock.Mock().images.list``)."""
+    made, found, _ = qualname.partition("().")
+    if not found:
+        return False
+    module, _, cls = made.rpartition(".")
+    return cls in MOCK_CLASSES and module in _MOCK_MODULES
+
+
+_MOCK_MODULES = frozenset({"unittest.mock", "mock"})
 
 
 def _patched(site: MockSite) -> str:

@@ -91,3 +91,9 @@ def test_spec_added_to_the_handed_mock(time_module):
 def test_spec_added_to_a_child_only(time_module):
     time_module.sleep.mock_add_spec(["__call__"])
     jobs.run("a")
+
+
+def test_patch_of_an_attribute_of_an_open_mock():  # the advice: a spec for the mock, not autospec
+    client = Mock()  # [unspecced-mock]
+    with mock.patch.object(client.images, "list", return_value=[]):  # [unspecced-mock]
+        jobs.run("a")
