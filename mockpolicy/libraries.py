@@ -3,11 +3,14 @@ read from their source like the project's own, never imported.
 
 The search path is the running interpreter's ``sys.path`` minus the project's
 own folders: under pylint that is the project's environment; for the
-``mockpolicy`` command, the environment it is installed in.
+``mockpolicy`` command, the environment it is installed in, and before its
+installed packages those of the virtual environment the shell has activated
+(``VIRTUAL_ENV``) when that is another one (mockpolicy installed with pipx).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -63,11 +66,58 @@ class Libraries:
 
 
 def library_roots(project: Project) -> tuple[Path, ...]:
-    """The folders installed libraries are searched in: ``sys.path`` without the project's own."""
+    """The folders installed libraries are searched in: ``sys.path`` without the
+    project's own, with the activated environment's packages (``active_environment``)
+    before the interpreter's own installed packages."""
     own = {project.root, *project.source_roots, *project.test_paths}
+    entries = [Path(entry or ".") for entry in sys.path]
+    first_installed = next((i for i, entry in enumerate(entries) if entry.name in _INSTALLED), len(entries))
+    entries[first_installed:first_installed] = active_environment()
     roots: list[Path] = []
-    for entry in sys.path:
-        path = Path(entry or ".").resolve()
+    for entry in entries:
+        path = entry.resolve()
         if path.is_dir() and path not in own and path not in roots:
             roots.append(path)
     return tuple(roots)
+
+
+_INSTALLED = ("site-packages", "dist-packages")
+
+
+def active_environment() -> list[Path]:
+    """The package folders of the virtual environment named by ``VIRTUAL_ENV``
+    when it is not the running interpreter's, with the folders its ``.pth``
+    files list (editable installs): found by reading its files, never by
+    running its interpreter; empty when none is activated."""
+    named = os.environ.get("VIRTUAL_ENV")
+    if not named:
+        return []
+    folder = Path(named)
+    try:
+        if not folder.is_dir() or folder.resolve() == Path(sys.prefix).resolve():
+            return []
+        packages = sorted(folder.glob("lib/python3*/site-packages")) + [folder / "Lib" / "site-packages"]
+    except OSError:
+        return []
+    found: list[Path] = []
+    for directory in packages:
+        if directory.is_dir():
+            found.append(directory)
+            found += _pth_folders(directory)
+    return found
+
+
+def _pth_folders(directory: Path) -> list[Path]:
+    """The folders the ``.pth`` files of ``directory`` list, one per line (lines
+    that run code, ``import ...``, are skipped: nothing is executed)."""
+    folders: list[Path] = []
+    for pth in sorted(directory.glob("*.pth")):
+        try:
+            lines = pth.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            line = line.strip()
+            if line and not line.startswith(("#", "import ", "import\t")):
+                folders.append(directory / line)
+    return folders

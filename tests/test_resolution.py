@@ -5,6 +5,7 @@ check`` on it (``mockpolicy.cli.main``, in this process)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -424,3 +425,43 @@ def test_test_case_patch_methods_of_testing_libraries_are_mock_sites(tmp_path: P
     result = mockpolicy("check", "--no-baseline", "--no-cache", cwd=project, env={"PYTHONPATH": str(library)})
     found = [line.split(" ")[:2] for line in result.stdout.splitlines() if "first-party-mock" in line]
     assert found == [[f"tests/test_jobs.py:{line}:8:", "first-party-mock"] for line in (12, 17, 22, 38)]
+
+
+def test_the_activated_environment_holds_the_project_libraries(tmp_path: Path) -> None:
+    """mockpolicy installed apart (pipx) reads the libraries of the virtual
+    environment the shell activated (``VIRTUAL_ENV``), before its own, from
+    the folder and its ``.pth`` files, never running that interpreter: an
+    attribute of a library class left changed is known as one only when the
+    library is seen."""
+    environment = tmp_path / "venv"
+    packages = environment / "lib" / "python3.11" / "site-packages"
+    write_tree(packages, {
+        "extlib/__init__.py": "class Runner:\n    def stop(self):\n        return 1\n",
+        "editable.pth": f"{tmp_path / 'editable_src'}\nimport os; os.environ['PTH_RAN'] = '1'\n",
+    })
+    write_tree(tmp_path / "editable_src", {"edlib/__init__.py": "class Loader:\n    def load(self):\n        return 1\n"})
+    project = tmp_path / "project"
+    write_tree(project, {
+        **APP,
+        "tests/test_libs.py": """
+            from unittest import mock
+
+            import edlib
+            import extlib
+
+
+            def test_library_classes_changed():
+                extlib.Runner.stop = mock.Mock()
+                edlib.Loader.load = mock.Mock()
+            """,
+    })
+
+    def changed(env: dict[str, str]) -> list[str]:
+        result = mockpolicy_in_process("check", "--no-baseline", "--no-cache", "--select",
+                                       "unrestored-attribute-assignment", "--format", "json", cwd=project, env=env)
+        return sorted(f["message"].split("'")[1] for f in json.loads(result.stdout))
+
+    assert changed({}) == []  # libraries it cannot see: not known to be classes
+    assert changed({"VIRTUAL_ENV": str(environment)}) == ["edlib.Loader.load", "extlib.Runner.stop"]
+    assert changed({"VIRTUAL_ENV": str(tmp_path / "nowhere")}) == []
+    assert "PTH_RAN" not in os.environ  # a .pth line that runs code is skipped
