@@ -176,7 +176,7 @@ class Analysis:
     mocking_nodes: tuple[frozenset[int], frozenset[int]] | None = None
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
-    _answered: set[int] | None = None  # ids of the sites given answers after they are made (``answered_later``)
+    _answered: dict[int, int] | None = None  # id(site) -> how deep its double is given answers (``answered_later``)
 
     def known_subclasses(self) -> Subclasses:
         if self.subclasses is None:
@@ -212,11 +212,12 @@ class Analysis:
 
     def answered_later(self, site: MockSite) -> bool:
         """Whether the test gives ``site``'s double answers once it is made:
-        ``m.return_value = ...`` or ``m.side_effect = ...`` on the double, or on
-        an attribute of it (``m.check.return_value = True``), through a name
+        ``m.return_value = ...`` or ``m.side_effect = ...`` on the double
+        itself, or, for a double of a whole object (``MagicMock(wraps=obj)``),
+        on a method of it (``m.check.return_value = True``), through a name
         bound to it. A spy (``wraps=``) answered so no longer runs the real code."""
         if self._answered is None:
-            self._answered = set()
+            self._answered = {}
             module = self.module
             for context in (module.module, *module.contexts):
                 for statement in context.statements:
@@ -226,14 +227,15 @@ class Analysis:
                         if not (isinstance(target, ast.Attribute) and target.attr in (RETURN_VALUE, SIDE_EFFECT)):
                             continue
                         held = target.value
-                        for double in (held, held.value if isinstance(held, ast.Attribute) else None):
+                        for depth, double in enumerate((held, held.value if isinstance(held, ast.Attribute) else None)):
                             if isinstance(double, ast.Name) or (
                                 isinstance(double, ast.Attribute) and isinstance(double.value, ast.Name)
                                 and double.value.id in ("self", "cls")
                             ):
-                                key = root_key(double)
-                                self._answered.update(id(bound) for bound in module.mocks_bound(context, key or ""))
-        return id(site) in self._answered
+                                for bound in module.mocks_bound(context, root_key(double) or ""):
+                                    self._answered[id(bound)] = min(depth, self._answered.get(id(bound), depth))
+        answered_at = self._answered.get(id(site))
+        return answered_at is not None and (answered_at == 0 or site.kind == "mock")
 
     def _wrapped(self, site: MockSite) -> list[Target]:
         """For a double with no spec that wraps a real object and is answered

@@ -63,6 +63,12 @@ def test_a_spy_answered_later_is_a_stand_in():
         assert Storage().save(1, 2) == 0
 
 
+def test_a_spy_of_a_function_answering_for_an_attribute_only_is_a_spy():
+    with mock.patch("shopfp.storage.Storage.save", wraps=Storage().save) as save:
+        save.audit.return_value = None  # not what calling the spy gives
+        Storage().save(1, 2)
+
+
 def test_a_double_wrapping_an_object_answered_later_stands_in_for_its_class():
     store = mock.MagicMock(wraps=Storage())  # [first-party-mock]
     store.load.side_effect = KeyError
