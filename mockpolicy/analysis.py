@@ -28,7 +28,7 @@ from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import Context, MockSite, Target, TestModule, root_key
 from mockpolicy.source import Lines, SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
-from mockpolicy.symbols import ClassInfo, Kind, Scope, Value
+from mockpolicy.symbols import ClassInfo, Kind, Scope, Value, class_of
 from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, SPY_KEYWORD, callee_name, is_fixture
 
 # What a project's logger class derives from (``logging.getLoggerClass()`` as a base too).
@@ -248,7 +248,7 @@ class Analysis:
             return []
         value = self.resolver.evaluate(wrapped, self.module.scope(site.owner))
         if value.kind is Kind.INSTANCE and value.cls is not None:
-            value = Value(Kind.CLASS, module=value.module, qualname=value.qualname.removesuffix("()"), cls=value.cls)
+            value = class_of(value)
         elif value.kind is not Kind.FUNCTION:
             return []
         return [Target(ast.unparse(wrapped), value)]

@@ -30,7 +30,20 @@ from mockpolicy.functions import (
 )
 from mockpolicy.index import ModuleIndex, absolute_import, instance_of_declared, local_class
 from mockpolicy.project import Project
-from mockpolicy.symbols import CODE_KINDS, MISSING, UNKNOWN, Binding, ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value, external
+from mockpolicy.symbols import (
+    CODE_KINDS,
+    MISSING,
+    UNKNOWN,
+    Binding,
+    ClassInfo,
+    Kind,
+    Lookup,
+    ModuleInfo,
+    Scope,
+    Value,
+    class_of,
+    external,
+)
 from mockpolicy.vocabulary import USE_FIXTURE, callee_name
 
 MAX_DEPTH = 60
@@ -813,7 +826,7 @@ class Resolver:
         if func.qualname == "builtins.type" and len(expr.args) == 1:
             obj = self._evaluate(expr.args[0], scope)
             if obj.kind is Kind.INSTANCE:
-                return Value(Kind.CLASS, module=obj.module, qualname=obj.qualname.removesuffix("()"), cls=obj.cls)
+                return class_of(obj)
             return UNKNOWN
         if func.kind is Kind.CLASS and func.cls is not None:
             return Value(Kind.INSTANCE, module=func.module, qualname=f"{func.qualname}()", cls=func.cls)

@@ -29,7 +29,7 @@ from mockpolicy.functions import (
 )
 from mockpolicy.helpers import Helper, Helpers
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
-from mockpolicy.symbols import ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value
+from mockpolicy.symbols import ClassInfo, Kind, Lookup, ModuleInfo, Scope, Value, class_of
 from mockpolicy.vocabulary import (
     ANSWERING_KEYWORDS,
     ASSERTION_PREFIXES,
@@ -801,8 +801,8 @@ class TestModule:
                     spec = kw.value
             if spec is not None:
                 value = resolver.evaluate(spec, scope)
-                if value.kind is Kind.INSTANCE and value.cls is not None:  # the instance's class: no "()"
-                    value = Value(Kind.CLASS, module=value.module, qualname=value.qualname.removesuffix("()"), cls=value.cls)
+                if value.kind is Kind.INSTANCE and value.cls is not None:
+                    value = class_of(value)
                 site.targets.append(Target(_source(spec), value))
             positional_limit = 1
             site.configured = len(call.args) > positional_limit or any(

@@ -142,6 +142,11 @@ def external(path: str) -> Value:
     return Value(Kind.EXTERNAL, module=path.partition(".")[0], qualname=path)
 
 
+def class_of(instance: Value) -> Value:
+    """The class of the INSTANCE value ``instance`` (``pkg.Storage()`` gives ``pkg.Storage``)."""
+    return Value(Kind.CLASS, module=instance.module, qualname=instance.qualname.removesuffix("()"), cls=instance.cls)
+
+
 Lookup = Callable[[str], "Value | None"]
 Narrowing = Callable[[ast.expr], "tuple[ast.expr, bool] | None"]  # (C, instance of C or C itself)
 

@@ -1210,13 +1210,18 @@ def _named_as_methods_only(analysis: Analysis, name: str, reach: Reach) -> bool:
     while stack:
         context = stack.pop()
         stack.extend(context.children)
+        if name not in context.names:
+            continue
+        node = context.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False  # named in a class or module body: not read here
         scope = analysis.module.scope(context)
-        for node in _own_names(context):
-            if isinstance(node, ast.Name) and node.id == name:
+        for named in [*own_nodes(node), *(inner for decorator in node.decorator_list for inner in walk(decorator))]:
+            if isinstance(named, ast.Name) and named.id == name:
                 return False  # the function itself, imported by name, or a local of that name
-            if not (isinstance(node, ast.Attribute) and node.attr == name):
+            if not (isinstance(named, ast.Attribute) and named.attr == name):
                 continue
-            receiver = analysis.resolver.evaluate(node.value, scope)
+            receiver = analysis.resolver.evaluate(named.value, scope)
             if receiver.kind not in (Kind.INSTANCE, Kind.CLASS) or receiver.cls is None:
                 return False
             method = analysis.resolver.attribute(receiver, name)
@@ -1224,23 +1229,6 @@ def _named_as_methods_only(analysis: Analysis, name: str, reach: Reach) -> bool:
                 return False  # not a method of the class (``self.door = gates.door`` holds the function itself)
             uses += 1
     return uses > 0
-
-
-def _own_names(context: Context) -> Iterator[ast.AST]:
-    """The names and attributes in ``context``'s own code (its statements and
-    decorators, not the functions and classes defined in it)."""
-    node = context.node
-    roots: list[ast.AST] = list(getattr(node, "decorator_list", []))
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        roots += list(node.body)
-    for root in roots:
-        stack = [root]
-        while stack:
-            current = stack.pop()
-            if isinstance(current, (ast.Name, ast.Attribute)):
-                yield current
-            if not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                stack.extend(child_nodes(current))
 
 
 def _reading_conditions(caller: Caller) -> Iterator[tuple[ast.If | ast.While, set[str | int]]]:
