@@ -1168,8 +1168,9 @@ def _class_named_in_file(analysis: Analysis, owner: str, reach: Reach) -> bool:
 
 
 def _called_on_other_classes_only(analysis: Analysis, caller: Caller, reach: Reach) -> bool:
-    """Whether every call the tests make of a method named like ``caller`` is on
-    an object of another class defining a method of that name, and none names
+    """Whether every call the tests make of a method named like ``caller`` (or
+    every such method they hand on: ``assertRaises(E, self.cmd.take_action,
+    ...)``) is on an object of another class defining a method of that name, and none names
     the caller's own class: ``driver.Local().attach(v)`` does not run
     ``Cinder.attach``, nor ``cluster = cm.Cluster(...); cluster._load(c)``
     ``Node._load``; naming the caller's class only as a mock's target
@@ -1178,17 +1179,20 @@ def _called_on_other_classes_only(analysis: Analysis, caller: Caller, reach: Rea
     if caller.owner.rpartition(".")[2] in reach.used().names:  # named other than as a mock's target
         return False
     name = caller.qualname.rpartition(".")[2]
-    calls: list[tuple[ast.Call, Context]] = []
+    methods: list[tuple[ast.Attribute, Context]] = []  # ``obj.name(...)``, or ``obj.name`` handed to a call
     stack = list(reach.applying)
     while stack:
         context = stack.pop()
         stack.extend(context.children)
-        calls += [(c, context) for c in context.calls if isinstance(c.func, ast.Attribute) and c.func.attr == name]
-    if not calls:
+        for call in context.calls:
+            methods += [
+                (method, context) for method in (call.func, *call.args)
+                if isinstance(method, ast.Attribute) and method.attr == name
+            ]
+    if not methods:
         return False
-    for call, context in calls:
-        assert isinstance(call.func, ast.Attribute)
-        receiver = analysis.resolver.evaluate(call.func.value, analysis.module.scope(context))
+    for method, context in methods:
+        receiver = analysis.resolver.evaluate(method.value, analysis.module.scope(context))
         cls = receiver.cls if receiver.kind in (Kind.INSTANCE, Kind.CLASS) else None
         if cls is None or f"{cls.module}.{cls.qualname}" == caller.owner:
             return False

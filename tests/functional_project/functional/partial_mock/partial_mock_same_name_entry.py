@@ -1,7 +1,8 @@
 """A module's function is reached by a test that names it, not by one calling
 a method of the same name on an object of a known class: tests entering at
 ``Console().main`` never run the module's ``main`` and its ``except
-Exception`` (python-glanceclient 4.13.0's ``shell.main``: 3 false findings)."""
+Exception`` (python-glanceclient 4.13.0's ``shell.main``: 3 false findings).
+A method a test hands on is judged by its object's class, as a call is."""
 # pylint: disable=missing-docstring,import-error
 import unittest
 from unittest import mock
@@ -27,3 +28,15 @@ class TestEnteringAtTheModuleFunction(unittest.TestCase):
     @mock.patch.object(console.Console, "count", autospec=True, return_value=True)
     def test_no_arguments(self, count):
         self.assertEqual(2, console.main([]))
+
+
+class TestHandingOnAnotherClassesMethod(unittest.TestCase):  # python-heatclient's assertRaises(E, self.cmd.take_action, ...)
+    @mock.patch.object(console.Console, "count", autospec=True, side_effect=ValueError)
+    def test_reader_fails(self, count):
+        self.assertRaises(ValueError, console.Reader().run, ["a"])
+
+
+class TestHandingOnTheCallersMethod(unittest.TestCase):
+    @mock.patch.object(console.Console, "count", autospec=True, side_effect=ValueError)  # [undocumented-partial-mock]
+    def test_guard_fails(self, count):
+        self.assertRaises(ValueError, console.Guard().run, ["a"])
