@@ -177,6 +177,7 @@ class Analysis:
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
     _answered: dict[int, int] | None = None  # id(site) -> how deep its double is given answers (``answered_later``)
+    _assigned: dict[int, ast.Attribute] | None = None  # id(call) -> the attribute it is assigned to (``assigned_over``)
 
     def known_subclasses(self) -> Subclasses:
         if self.subclasses is None:
@@ -192,7 +193,7 @@ class Analysis:
             project = self.resolver.project
             spying = site.is_spy and not self.answered_later(site)
             self.first_party[key] = [] if spying else [
-                t for t in site.targets or self._wrapped(site)
+                t for t in site.targets or self._wrapped(site) or self.assigned_over(site)
                 if self.resolver.is_first_party(t.value) and project.is_code_under_test(t.value.module)
                 and not self._settings_module(t.value) and not self._a_logger(t.value)
                 and not self._real_swap(site, t) and not self.on_a_mock(site, t) and not self._maybe_a_test_double(t)
@@ -236,6 +237,29 @@ class Analysis:
                                     self._answered[id(bound)] = min(depth, self._answered.get(id(bound), depth))
         answered_at = self._answered.get(id(site))
         return answered_at is not None and (answered_at == 0 or site.kind == "mock")
+
+    def assigned_over(self, site: MockSite) -> list[Target]:
+        """For a double made with no spec and assigned over an attribute
+        (``base.getid = mock.Mock(return_value="x")``, ``Thing.__init__ =
+        Mock(return_value=None)``): the function or class the attribute holds,
+        which the assignment replaces; empty for anything else (an object held
+        in an attribute is a collaborator swapped, not code replaced)."""
+        if site.kind not in ("mock", "autospec") or any(k.arg == SPY_KEYWORD for k in site.call.keywords):
+            return []
+        if self._assigned is None:
+            self._assigned = {
+                id(statement.value): statement.targets[0]
+                for context in (self.module.module, *self.module.contexts) for statement in context.statements
+                if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Attribute) and isinstance(statement.value, ast.Call)
+            }
+        attribute = self._assigned.get(id(site.call))
+        if attribute is None:
+            return []
+        value = self.resolver.evaluate(attribute, self.module.scope(site.owner))
+        if value.kind not in (Kind.FUNCTION, Kind.CLASS):
+            return []
+        return [Target(ast.unparse(attribute), value)]
 
     def _wrapped(self, site: MockSite) -> list[Target]:
         """For a double with no spec that wraps a real object and is answered

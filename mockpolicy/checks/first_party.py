@@ -214,7 +214,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             ))
             continue
         targets = [t for t in analysis.first_party_targets(site) if not _an_interface(analysis, site, t)]
-        if not targets or is_inert(site) or never_installed(site):
+        if not targets or (is_inert(site) and not analysis.assigned_over(site)) or never_installed(site):
             continue
         objects = _boundary_objects(analysis, targets)
         if annotation is None and objects and objects <= declared.get(owner, set()):
@@ -247,7 +247,9 @@ def _message(analysis: Analysis, site: MockSite, targets: list[Target]) -> str:
         more = f" (and {len(others)} more)"
     else:
         more = "".join(f" (and {' and '.join(others)})" for _ in others[:1])
-    if site.spec_only and not site.targets:  # a double wrapping ``first``, given answers in its place
+    if site.spec_only and not site.targets and analysis.assigned_over(site):
+        lead = f"'{first.text}' is the first-party {describe(analysis, first)}, and the test assigns a mock over it"
+    elif site.spec_only and not site.targets:  # a double wrapping ``first``, given answers in its place
         lead = (f"'{first.text}' is wrapped by a double the test gives answers of its own, so it stands in "
                 f"for the first-party {describe(analysis, first)}")
     elif site.spec_only:

@@ -1,0 +1,45 @@
+"""A mock assigned over the project's function, method or class replaces it as
+a patch does (python-troveclient 8.11.0's ``base.getid = mock.Mock(...)``,
+``X.__init__ = mock.Mock(return_value=None)``; python-heatclient's
+``utils.read_url_content = MagicMock()``). A mock assigned over an attribute
+holding an object swaps a collaborator, not code; a spy runs the real code."""
+# pylint: disable=missing-docstring,import-error,attribute-defined-outside-init
+import unittest
+from unittest import mock
+
+from shopfp import storage
+from shopfp.storage import Storage
+
+
+class TestAssignedOverCode(unittest.TestCase):
+    def setUp(self):
+        self.saved = storage.Storage.save
+        storage.Storage.save = mock.Mock(return_value=None)  # [first-party-mock]
+
+    def tearDown(self):
+        storage.Storage.save = self.saved
+
+    def test_a_method_of_an_object(self):
+        store = Storage()
+        store.load = mock.Mock(return_value={})  # [first-party-mock]
+        assert store.load(1) == {}
+
+    def test_a_class(self):
+        saved = storage.SqlStorage
+        storage.SqlStorage = mock.MagicMock()  # [first-party-mock]
+        storage.SqlStorage = saved
+
+    def test_an_object_held(self):
+        store = Storage()
+        store.orders = mock.MagicMock()
+        assert store.size is not None
+
+    def test_a_spy(self):
+        store = Storage()
+        store.load = mock.Mock(wraps=store.load)
+        store.load(1)
+
+    def test_a_declared_boundary(self):
+        store = Storage()
+        store.load = mock.Mock(return_value={})  # mock-boundary: the disk is not here
+        assert store.load(1) == {}
