@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mockpolicy.deps import UNREADABLE, digest, index_fact, listing_fact, located_fact, words_fact
+from mockpolicy.deps import CONFLICT, UNREADABLE, digest, index_fact, listing_fact, located_fact, words_fact, words_index_fact
 from mockpolicy.findings import Finding
 from mockpolicy.helpers import project_helper_words
 from mockpolicy.index import ModuleIndex
@@ -67,7 +67,7 @@ def code_fingerprint() -> str:
 def config_key(project: Project) -> str:
     """What every entry of ``project`` depends on besides its files."""
     described = json.dumps(
-        [FORMAT, __version__, code_fingerprint(), sys.version, str(project.root), sorted(project.first_party),
+        [FORMAT, __version__, code_fingerprint(), sys.version, sys.platform, os.name, str(project.root), sorted(project.first_party),
          [str(root) for root in project.import_roots], list(project.pytest_plugins), project.settings,
          sorted(project.test_folders)],
         sort_keys=True, default=str,
@@ -189,6 +189,64 @@ class Digests:
             pass
 
 
+class CurrentFacts:
+    """What each dependency (``mockpolicy.deps``) of ``project`` is now, each
+    observed once: an entry is valid when every fact it was computed from holds."""
+
+    def __init__(self, project: Project, digests: Digests) -> None:
+        self.project = project
+        self.digests = digests
+        self._now: dict[str, str] = {}
+        self._indexes: dict[str, ModuleIndex] = {}
+
+    def hold(self, facts: object) -> bool:
+        """Whether ``facts`` (``kind:tag:name`` -> fact, as ``Tracker.facts_of`` gives them) all hold now."""
+        return isinstance(facts, dict) and all(
+            isinstance(dep, str) and isinstance(fact, str) and self._fact(dep) == fact for dep, fact in facts.items()
+        )
+
+    def _fact(self, dep: str) -> str | None:
+        """What ``dep`` (``kind:tag:name``) is now, as ``mockpolicy.deps`` describes it."""
+        known = self._now.get(dep)
+        if known is None:
+            known = self._now[dep] = self._observe(dep)
+        return known
+
+    def _observe(self, dep: str) -> str:
+        kind, _, rest = dep.partition(":")
+        tag, _, name = rest.partition(":")
+        if kind == "r":
+            return self.digests.of(Path(name))
+        if kind == "e":
+            return "1" if Path(name).is_file() else "0"
+        if kind == "s":
+            return listing_fact(self.project.code_under_test())
+        if kind == "w":
+            return self._words_index()
+        if kind == "h":
+            return words_fact(project_helper_words(self.project))
+        if kind == "c":
+            return index_fact(header_index(self.project.import_roots, name))
+        if kind in ("l", "m") and tag in ("p", "l"):
+            located = self._index(tag).locate(name)
+            if kind == "l":
+                return located_fact(located)
+            path = located[0] if located is not None else None
+            return located_fact(located) + "|" + (self.digests.of(path) if path is not None else UNREADABLE)
+        return "?"  # not a dependency this version records: never valid
+
+    def _index(self, tag: str) -> ModuleIndex:
+        index = self._indexes.get(tag)
+        if index is None:
+            roots = self.project.import_roots if tag == "p" else library_roots(self.project)
+            index = self._indexes[tag] = ModuleIndex(roots)
+        return index
+
+    def _words_index(self) -> str:
+        digests = [(path, self.digests.of(path)) for path in self.project.code_under_test()]
+        return words_index_fact((path, seen) for path, seen in digests if seen != UNREADABLE)
+
+
 class FindingsCache:
     """The findings cache of one project, in ``directory``."""
 
@@ -197,8 +255,7 @@ class FindingsCache:
         self.directory = directory
         self.key = config_key(project)
         self.digests = Digests(directory / "stats.json")
-        self._now: dict[str, str] = {}
-        self._indexes: dict[str, ModuleIndex] = {}
+        self.facts = CurrentFacts(project, self.digests)
         self._ready = False
 
     # -- reading ------------------------------------------------------------
@@ -218,48 +275,13 @@ class FindingsCache:
         deps = entry.get("deps")
         if entry.get("digest") != self.digests.of(path) or not isinstance(deps, dict):
             return None
-        if not all(isinstance(fact, str) and self._fact(dep) == fact for dep, fact in deps.items()):
+        if not self.facts.hold(deps):
             return None
         return _findings(entry.get("findings"), relative)
 
     def _verified(self, raw: bytes) -> dict[str, Any] | None:
         entry = _verified(raw)
         return entry if entry is not None and entry.get("format") == FORMAT else None
-
-    def _fact(self, dep: str) -> str | None:
-        """What ``dep`` (``kind:tag:name``) is now, as ``mockpolicy.deps`` describes it."""
-        known = self._now.get(dep)
-        if known is None:
-            known = self._now[dep] = self._observe(dep)
-        return known
-
-    def _observe(self, dep: str) -> str:
-        kind, _, rest = dep.partition(":")
-        tag, _, name = rest.partition(":")
-        if kind == "r":
-            return self.digests.of(Path(name))
-        if kind == "e":
-            return "1" if Path(name).is_file() else "0"
-        if kind == "s":
-            return listing_fact(self.project.code_under_test())
-        if kind == "h":
-            return words_fact(project_helper_words(self.project))
-        if kind == "c":
-            return index_fact(header_index(self.project.import_roots, name))
-        if kind in ("l", "m") and tag in ("p", "l"):
-            located = self._index(tag).locate(name)
-            if kind == "l":
-                return located_fact(located)
-            path = located[0] if located is not None else None
-            return located_fact(located) + "|" + (self.digests.of(path) if path is not None else UNREADABLE)
-        return "?"  # not a dependency this version records: never valid
-
-    def _index(self, tag: str) -> ModuleIndex:
-        index = self._indexes.get(tag)
-        if index is None:
-            roots = self.project.import_roots if tag == "p" else library_roots(self.project)
-            index = self._indexes[tag] = ModuleIndex(roots)
-        return index
 
     # -- writing ------------------------------------------------------------
 
@@ -300,9 +322,13 @@ class SummaryCache:
     that meets a module reads it through here; damaged, foreign or stale
     files are ignored and written again."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, project: Project | None = None) -> None:
+        """``project``: the project whose engine uses the store, for the records
+        derived from its files (``load_derived``); none without it."""
         self.directory = directory
-        self.namespace = digest(json.dumps([FORMAT, __version__, code_fingerprint(), sys.version]).encode())
+        self.namespace = digest(json.dumps([FORMAT, __version__, code_fingerprint(), sys.version, sys.platform, os.name]).encode())
+        self.project = project
+        self._facts: CurrentFacts | None = None
         self._ready = False
 
     def _path(self, kind: str, key: str) -> Path:
@@ -317,6 +343,29 @@ class SummaryCache:
         if entry is None or (entry.get("namespace"), entry.get("kind"), entry.get("key")) != (self.namespace, kind, key):
             return None
         return entry.get("record")
+
+    def load_derived(self, kind: str, key: str) -> tuple[object, dict[str, str]] | None:
+        """A record ``save_derived`` kept, with the facts it was computed from,
+        when the project's configuration and every one of those facts are as they are now."""
+        if self.project is None:
+            return None
+        entry = self.load(kind, key)
+        if not (isinstance(entry, dict) and entry.get("config") == config_key(self.project)):
+            return None
+        facts = entry.get("facts")
+        if self._facts is None:
+            self._facts = CurrentFacts(self.project, Digests(self.directory / "stats.json"))
+        if not self._facts.hold(facts):
+            return None
+        assert isinstance(facts, dict)
+        return entry.get("record"), facts
+
+    def save_derived(self, kind: str, key: str, record: object, facts: dict[str, str]) -> None:
+        """Keep ``record``, computed from the project's files as ``facts``
+        (``Tracker.facts_of``) describe them; nothing when one of them was
+        seen two ways during the run."""
+        if self.project is not None and CONFLICT not in facts.values():
+            self.save(kind, key, {"config": config_key(self.project), "facts": facts, "record": record})
 
     def save(self, kind: str, key: str, record: object) -> None:
         body = json.dumps(
@@ -334,7 +383,7 @@ class SummaryCache:
 def summary_store(project: Project) -> SummaryCache | None:
     """The summary cache in ``project``'s cache folder; None when the folder is refused."""
     try:
-        return SummaryCache(cache_directory(project))
+        return SummaryCache(cache_directory(project), project)
     except (ConfigError, OSError):
         return None
 

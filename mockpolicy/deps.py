@@ -18,6 +18,9 @@ used, each with the *fact* the run observed when it first read it:
 - ``("c", "", top)``: which modules of the package ``top`` name which words
   in their class headers (``subclasses.header_index``), by which the known
   subclasses of a class are found.
+- ``("w", "", "")``: the bytes of every readable file of the code under test
+  (``words_index_fact``), from which the search for callers indexes the words
+  each file calls: one dependency standing for those files' own.
 
 Results an engine remembers across files (resolved targets, fixture values,
 function results) keep the dependencies of their computation
@@ -29,7 +32,7 @@ A disabled tracker does nothing.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
@@ -68,6 +71,15 @@ def index_fact(index: dict[str, list[str]]) -> str:
     """The fact of a word index: a digest of its words and their modules, sorted."""
     return digest("\n".join(f"{word} {' '.join(names)}" for word, names in sorted(index.items())).encode(
         "utf-8", "surrogateescape"))
+
+
+WORDS_DEP: Dep = ("w", "", "")
+
+
+def words_index_fact(files: Iterable[tuple[Path, str]]) -> str:
+    """The fact of ``WORDS_DEP``: a digest of each readable file of the code
+    under test, in order, with the digest of its bytes."""
+    return digest("\0".join(f"{path}\0{seen}" for path, seen in files).encode("utf-8", "surrogateescape"))
 
 
 def listing_fact(paths: list[Path]) -> str:
@@ -128,6 +140,18 @@ class Tracker:
             deps = self.stop()
         return value, deps
 
+    def hidden(self, compute: Callable[[], V]) -> V:
+        """``compute()`` with the dependencies it notes dropped (their facts are
+        still seen): for a computation whose caller notes one dependency
+        standing for them all."""
+        if not self.enabled:
+            return compute()
+        self._frames.append(set())
+        try:
+            return compute()
+        finally:
+            self._frames.pop()
+
     def remembered(self, memory: dict[K, tuple[V, Deps]], key: K, compute: Callable[[], V]) -> V:
         """``memory[key]``'s value (its dependencies replayed), else ``compute()``
         remembered there with its dependencies."""
@@ -142,3 +166,10 @@ class Tracker:
     def facts_of(self, deps: Deps) -> dict[str, str]:
         """``deps`` with their facts, keyed ``kind:tag:name`` (for the cache)."""
         return {f"{kind}:{tag}:{name}": self.facts.get((kind, tag, name), CONFLICT) for kind, tag, name in deps}
+
+
+def dep_of(key: str) -> Dep | None:
+    """The dependency a ``Tracker.facts_of`` key names; None for a malformed key."""
+    kind, found, rest = key.partition(":")
+    tag, found_too, name = rest.partition(":")
+    return (kind, tag, name) if found and found_too else None

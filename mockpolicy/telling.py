@@ -19,15 +19,16 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, cast
+from typing import Literal, TypeVar, cast
 
 from mockpolicy.analysis import Analysis
 from mockpolicy.bodies import NOTHING, reading_once
-from mockpolicy.deps import Deps, digest, listing_fact
+from mockpolicy.deps import CONFLICT, WORDS_DEP, Deps, dep_of, digest, listing_fact, words_index_fact
 from mockpolicy.functions import (
     TRY_STATEMENTS,
     FunctionNode,
@@ -369,10 +370,97 @@ def callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list
     (or, for a library function, to one of the ``dotted`` names it is patched as).
     Remembered per engine with what the search read (every source file's text,
     the list of source files), so a cached finding is never served after a
-    caller changed."""
+    caller changed; and kept in the summary store with the facts of what it
+    read, where a later run finds it while they all hold."""
     memory = cast("dict[object, tuple[list[Caller], Deps]]", analysis.memo.extra.setdefault("callers", {}))
     key = (function.module, function.qualname, dotted)
-    return analysis.memo.tracker.remembered(memory, key, lambda: _find_callers(analysis, function, dotted))
+    return analysis.memo.tracker.remembered(memory, key, lambda: _kept_or_found_callers(analysis, function, dotted))
+
+
+def _kept_or_found_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
+    return _kept_or_computed(
+        analysis, "callers", [function.module, function.qualname, sorted(dotted)],
+        lambda: _find_callers(analysis, function, dotted),
+        lambda found: [_caller_record(caller) for caller in found], lambda record: _kept_callers(analysis, record),
+    )
+
+
+T = TypeVar("T")
+
+
+def _kept_or_computed(
+    analysis: Analysis, kind: str, key: list[object], compute: Callable[[], T],
+    encode: Callable[[T], object], decode: Callable[[object], T | None],
+) -> T:
+    """``compute()``, or what the summary store kept of it under ``kind`` and
+    ``key`` (plain JSON values) while every fact it was computed from holds:
+    those facts are then this computation's dependencies. ``decode`` gives
+    None for a record that does not fit this run's index."""
+    store = analysis.resolver.index.store
+    if store is None:
+        return compute()
+    tracker = analysis.memo.tracker
+    named = digest(json.dumps(key).encode("utf-8", "surrogateescape"))
+    kept = store.load_derived(kind, named)
+    if kept is not None:
+        record, facts = kept
+        for name, fact in facts.items():
+            dep = dep_of(name)
+            if dep is not None:
+                tracker.observe(dep, fact)  # what the record was computed from, as this run sees it
+        served = decode(record)
+        if served is not None:
+            return served
+    found, deps = tracker.collect(compute)
+    if tracker.enabled:
+        store.save_derived(kind, named, encode(found), tracker.facts_of(deps))
+    return found
+
+
+def _caller_record(caller: Caller) -> list[object]:
+    """What the summary store keeps of ``caller``: its module, name, class and
+    where its calls are (a call is known by where it starts and ends)."""
+    module = caller.module.name if caller.module is not None else ""
+    return [module, caller.qualname, caller.owner, [_span(call) for call in caller.calls]]
+
+
+def _span(node: ast.expr) -> list[int | None]:
+    return [node.lineno, node.col_offset, node.end_lineno, node.end_col_offset]
+
+
+def _kept_callers(analysis: Analysis, record: object) -> list[Caller] | None:
+    """The callers a record of ``_caller_record``s names, found in this run's
+    index; None when one of them is not where the record says."""
+    if not isinstance(record, list):
+        return None
+    found: list[Caller] = []
+    for row in record:
+        if not (isinstance(row, list) and len(row) == 4 and all(isinstance(item, str) for item in row[:3])
+                and isinstance(row[3], list)):
+            return None
+        module, qualname, owner, spans = row
+        info = analysis.resolver.index.get(module)
+        if info is None or info.path is None:
+            return None
+        node = _functions_by_name(analysis, info).get(qualname)
+        if node is None:
+            return None
+        calls_at = {tuple(_span(n)): n for n in own_nodes(node) if isinstance(n, ast.Call)}
+        calls = [calls_at.get(tuple(span)) for span in spans if isinstance(span, list)]
+        if not calls or len(calls) != len(spans) or any(call is None for call in calls):
+            return None
+        found.append(Caller(qualname, node, cast("list[ast.Call]", calls),
+                            analysis.memo.lines(info.path) or Lines(""), info, owner))
+    return found
+
+
+def _functions_by_name(analysis: Analysis, info: ModuleInfo) -> dict[str, FunctionNode]:
+    """The functions and methods of the module ``info`` by their dotted names, once per engine."""
+    key = ("functions", info.name)
+    known = analysis.memo.extra.get(key)
+    if known is None:
+        known = analysis.memo.extra[key] = {qualname: node for qualname, node, _ in module_functions(info)}
+    return cast("dict[str, FunctionNode]", known)
 
 
 def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -> list[Caller]:
@@ -582,15 +670,20 @@ def _call_index(analysis: Analysis) -> dict[str, list[Path]]:
     the files changed since the summary store last saw them all. Texts are
     read one at a time and not kept (a second time only to find the words)."""
     memo = analysis.memo
-    read = [path for path in _source_files(analysis) if memo.lines(path, keep=False) is not None]
-    digests = [memo.digest(path) for path in read]
+    read = memo.tracker.hidden(
+        lambda: [path for path in _source_files(analysis) if memo.lines(path, keep=False) is not None])
+    digests = [memo.digest(path) or "" for path in read]
+    key = words_index_fact(zip(read, digests))
+    memo.tracker.observe(WORDS_DEP, key)  # the files' own dependencies are hidden: this one stands for them
     store = analysis.resolver.index.store
-    key = digest("\0".join(f"{path}\0{seen}" for path, seen in zip(read, digests)).encode("utf-8", "surrogateescape"))
     found = store.load("called words", key) if store is not None else None
     if not (isinstance(found, list) and len(found) == len(read)
             and all(isinstance(words, list) and all(isinstance(word, str) for word in words) for words in found)):
-        found = [sorted(set(_CALLED_WORD.findall((memo.lines(path, keep=False) or Lines("")).text))) for path in read]
-        if store is not None and [memo.digest(path) for path in read] == digests:  # unchanged between the reads
+        found = memo.tracker.hidden(lambda: [
+            sorted(set(_CALLED_WORD.findall((memo.lines(path, keep=False) or Lines("")).text))) for path in read])
+        if [memo.digest(path) or "" for path in read] != digests:  # changed between the reads
+            memo.tracker.observe(WORDS_DEP, CONFLICT)
+        elif store is not None:
             store.save("called words", key, found)
     index: dict[str, list[Path]] = {}
     for path, words in zip(read, found):
@@ -1041,7 +1134,15 @@ def _calling_names(analysis: Analysis, function: Value) -> frozenset[str] | None
         found.update(caller.qualname.rpartition(".")[2] for caller in _dispatching_callers(analysis, function))
         return None if any(name.startswith("__") for name in found) else frozenset(found)
 
-    return analysis.memo.tracker.remembered(memory, (function.module, function.qualname), gather)
+    def decode(record: object) -> frozenset[str] | None:
+        if isinstance(record, list) and all(isinstance(name, str) for name in record):
+            return frozenset(record)
+        return None  # a dunder among them (kept as null): looked for again, as a record not kept is
+
+    return analysis.memo.tracker.remembered(memory, (function.module, function.qualname), lambda: _kept_or_computed(
+        analysis, "calling names", [function.module, function.qualname], gather,
+        lambda found: sorted(found) if found is not None else None, decode,
+    ))
 
 
 def _reaches(

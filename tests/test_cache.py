@@ -473,12 +473,25 @@ def test_a_signed_summary_is_what_the_run_reads(project: Path) -> None:
     env = _signed_env(project)
     before = mockpolicy("check", "--no-baseline", "tests/test_gates.py", cwd=project, env=env).stdout
     assert "app.gates.door: else jobs.is_open(name)" in before
-    assert {name.partition(":")[0] for name in _summaries(project)} == {"skeleton", "calls", "called words"}
+    assert {name.partition(":")[0] for name in _summaries(project)} == {"skeleton", "calls", "called words", "callers"}
+    (callers_path, callers_body), = [  # of app.jobs.is_open; others are of the callers, reaching the test
+        (path, body) for name, (path, body) in _summaries(project).items()
+        if name.startswith("callers:") and "app.gates.door" in json.dumps(body)
+    ]
+    callers_path.unlink()  # the words are read only when the callers are looked for again
     (path, body), = [found for name, found in _summaries(project).items() if name.startswith("called words:")]
     path.write_bytes(_sign({**body, "record": [[] for _ in body["record"]]}))  # type: ignore[attr-defined]
     assert "app.gates.door" not in _warm_summaries_only(project, env, "tests/test_gates.py").stdout
     path.unlink()
+    callers_path.unlink()
     assert _warm_summaries_only(project, env, "tests/test_gates.py").stdout == before
+    # the callers found are kept with what they were found from, and served while it holds
+    assert json.loads(callers_path.read_bytes().partition(b"\n")[2]) == callers_body
+    record = callers_body["record"]
+    assert record["record"] == [["app.gates", "app.gates.door", "", [[5, 7, 5, 25]]]]  # type: ignore[index]
+    assert "w::" in record["facts"] and "m:p:app.gates" in record["facts"]  # type: ignore[index]
+    callers_path.write_bytes(_sign({**callers_body, "record": {**record, "record": []}}))  # type: ignore[dict-item]
+    assert "app.gates.door" not in _warm_summaries_only(project, env, "tests/test_gates.py").stdout
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "forged", "misfitting", "stale format"])
