@@ -11,10 +11,12 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import os
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from mockpolicy.bodies import body_spans, defer_bodies, function_lines, skeleton
 from mockpolicy.deps import UNREADABLE, Tracker, digest, located_fact
@@ -220,6 +222,8 @@ class _Summarizer:
                     table[name] = binding
                 else:
                     self._bind(table, name, binding, True)
+        elif isinstance(stmt, ast.If) and (taken := decided_here(stmt.test, table)) is not None:
+            self._block(stmt.body if taken else stmt.orelse, table, cls, conditional)  # the other runs elsewhere
         elif isinstance(stmt, ast.If):
             self._in_branch += 1
             self._block(stmt.body, table, cls, conditional)
@@ -479,6 +483,12 @@ class SummaryStore(Protocol):
     def load(self, kind: str, key: str) -> object | None: ...
 
     def save(self, kind: str, key: str, record: object) -> None: ...
+
+    def load_derived(self, kind: str, key: str) -> tuple[object, dict[str, str]] | None:
+        """A record derived from the project's files, with the facts
+        (``Tracker.facts_of``) it was computed from, when they all hold now."""
+
+    def save_derived(self, kind: str, key: str, record: object, facts: dict[str, str]) -> None: ...
 
 
 class ModuleIndex:
@@ -806,6 +816,70 @@ def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
     )
+
+
+def decided_here(test: ast.expr, table: dict[str, Binding]) -> bool | None:
+    """The value of a check of the platform or of Python's version, as type
+    checkers read it, on the machine and Python running the analysis:
+    ``sys.platform == "win32"``, ``sys.platform.startswith(("win", "cygwin"))``,
+    ``os.name != "nt"``, ``sys.version_info >= (3, 11)``, and ``not``/``and``/``or``
+    of them (``sys`` and ``os`` imported in ``table``); None for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = decided_here(test.operand, table)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp):
+        values = [decided_here(value, table) for value in test.values]
+        if any(value is None for value in values):
+            return None
+        return all(values) if isinstance(test.op, ast.And) else any(values)
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith" \
+            and len(test.args) == 1 and not test.keywords and _platform_value(test.func.value, table) is not None:
+        prefixes = _strings(test.args[0])
+        platform = _platform_value(test.func.value, table)
+        return None if prefixes is None or not isinstance(platform, str) else platform.startswith(tuple(prefixes))
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    value, op, other = _platform_value(test.left, table), test.ops[0], test.comparators[0]
+    if isinstance(value, str):
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(other, ast.Constant) and isinstance(other.value, str):
+            return (value == other.value) == isinstance(op, ast.Eq)
+        choices = _strings(other)
+        if isinstance(op, (ast.In, ast.NotIn)) and choices is not None:
+            return (value in choices) == isinstance(op, ast.In)
+        return None
+    if isinstance(value, tuple) and isinstance(other, ast.Tuple) and len(other.elts) <= 3 and all(
+        isinstance(item, ast.Constant) and type(item.value) is int for item in other.elts
+    ):
+        version = cast("tuple[int, ...]", tuple(cast("ast.Constant", item).value for item in other.elts))
+        running = cast("tuple[int, ...]", value)  # its ints decide against at most three
+        value = running
+        compared = {ast.Lt: value < version, ast.LtE: value <= version, ast.Gt: value > version,
+                    ast.GtE: value >= version, ast.Eq: value == version, ast.NotEq: value != version}
+        return compared.get(type(op))
+    return None
+
+
+def _platform_value(expr: ast.expr, table: dict[str, Binding]) -> str | tuple[object, ...] | None:
+    """``sys.platform``, ``os.name`` or ``sys.version_info`` (the module imported
+    by that name in ``table``) as the running Python has it; None for anything else."""
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
+        return None
+    binding = table.get(expr.value.id)
+    module = binding.target if binding is not None and binding.kind == "import" else None
+    if module == "sys" and expr.attr == "platform":
+        return sys.platform
+    if module == "os" and expr.attr == "name":
+        return os.name
+    if module == "sys" and expr.attr == "version_info":
+        return tuple(sys.version_info)  # (3, 11, 7, 'final', 0) compares as the interpreter's does
+    return None
+
+
+def _strings(expr: ast.expr) -> list[str] | None:
+    """The strings a constant or a tuple, list or set of constants spells; None otherwise."""
+    items = expr.elts if isinstance(expr, (ast.Tuple, ast.List, ast.Set)) else [expr]
+    found = [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+    return found if len(found) == len(items) else None
 
 
 _PLAIN_METACLASSES = frozenset({"ABCMeta"})  # abc's metaclass checks abstract methods; it adds no attributes
