@@ -334,6 +334,17 @@ class Analysis:
         code = len([binding for binding in bindings if binding.kind != "import"]) - values
         return values >= _SETTINGS_VALUES and values >= 9 * code
 
+    def puts_back_real_code(self, site: MockSite, replaced: str) -> bool:
+        """Whether ``site`` replaces the object dotted ``replaced`` (known from a
+        run, where the static targets may not be) by the real thing itself or in
+        another form (``_real_swap``): a hand-written spy, a real object."""
+        value = self.resolver.resolve_dotted(replaced)
+        if value.kind not in (Kind.FUNCTION, Kind.CLASS, Kind.INSTANCE):
+            return False
+        given = next((target.replacement for target in site.targets if target.replacement is not None), None)
+        replacement = given if given is not None else site.entry.argument(site.call, "new")
+        return self._real_swap(site, Target(replaced, value, replacement))
+
     def _real_swap(self, site: MockSite, target: Target) -> bool:
         """Whether ``target``, a first-party object, is replaced by the real
         thing itself or in another form: a real object of the project

@@ -563,7 +563,7 @@ def test_check_merges_the_record(tmp_path: Path) -> None:
         (31, "undocumented-partial-mock"),  # never called
     }
     text = mockpolicy_in_process("check", "--no-baseline", "--runtime", ".mockpolicy/runtime.json", cwd=root).stdout
-    assert ("tests/test_mail.py:9:9: first-party-mock '<app.mail.Mailer object>.send' replaced the first-party "
+    assert ("tests/test_mail.py:9:9: first-party-mock 'mail.REGISTRY.get('email').send' replaced the first-party "
             "function app.mail.Mailer.send (seen at run time)") in text
     assert ("tests/test_mail.py:36:0: test-pollution This test left state behind after its teardown, seen at run "
             "time: app.mail.fetch changed from function app.mail.fetch to <Mock> (0 later tests ran with it).") in text
@@ -603,6 +603,81 @@ def test_the_runtime_record_judges_a_fake_of_the_tests_as_the_static_rule_does(t
     result = mockpolicy_in_process("check", "--no-baseline", "--runtime", ".mockpolicy/runtime.json",
                                    "--select", "first-party-mock", "tests/test_fakes.py", cwd=root)
     assert result.returncode == 0, result.stdout
+
+
+HAND_WRITTEN_SPIES = {
+    "src/app/servers.py": """
+        class ServerManager:
+            def boot(self, name):
+                return {"name": name}
+
+            def create(self, name):
+                return self.boot(name)
+
+
+        MANAGERS = {"servers": ServerManager}
+
+
+        def make(kind):
+            return MANAGERS[kind]()
+        """,
+    "tests/test_servers.py": """
+        from unittest import mock
+
+        from app import servers
+
+
+        def test_spy_on_an_object_known_statically():
+            manager = servers.ServerManager()
+            old_boot = manager.boot
+
+            def checked_boot(name):
+                assert name == "vm"
+                return old_boot(name)
+
+            with mock.patch.object(manager, "boot", checked_boot):
+                assert manager.create("vm") == {"name": "vm"}
+
+
+        def test_spy_on_an_object_chosen_at_run_time():
+            manager = servers.make("servers")
+            old_boot = manager.boot
+
+            def checked_boot(name):
+                assert name == "vm"
+                return old_boot(name)
+
+            with mock.patch.object(manager, "boot", checked_boot):
+                assert manager.create("vm") == {"name": "vm"}
+
+
+        def test_stand_in_on_an_object_chosen_at_run_time():
+            manager = servers.make("servers")
+
+            def canned_boot(name):
+                return {"name": name}
+
+            with mock.patch.object(manager, "boot", canned_boot):
+                assert manager.create("vm") == {"name": "vm"}
+        """,
+}
+
+
+def test_the_runtime_record_leaves_hand_written_spies_out_as_the_static_rule_does(tmp_path: Path) -> None:
+    """A function of the test that checks its arguments and calls the original
+    it saved is a spy, not a stand-in, also where only the run knows which
+    object's method it replaced (python-novaclient's ``wrapped_boot``); a
+    function answering on its own is a stand-in there."""
+    root = _project(tmp_path, HAND_WRITTEN_SPIES)
+    assert _pytest(root, "--mockpolicy-record").returncode == 0
+    mocked = sorted((m["line"], m["module"], m["qualname"]) for m in _record(root)["mocks"] if m["path"] == "tests/test_servers.py")
+    assert mocked == [(14, "app.servers", "ServerManager.boot"), (26, "app.servers", "ServerManager.boot"),
+                      (36, "app.servers", "ServerManager.boot")]
+    result = mockpolicy_in_process("check", "--no-baseline", "--runtime", ".mockpolicy/runtime.json",
+                                   "--select", "first-party-mock", "--format", "json", "tests/test_servers.py", cwd=root)
+    assert [(f["line"], f["message"].partition(" (")[0]) for f in json.loads(result.stdout)] == [
+        (36, "'manager.boot' replaced the first-party function app.servers.ServerManager.boot"),  # as the test spells it
+    ]
 
 
 TAKEN_BACK_IF_PASSING = {

@@ -329,12 +329,15 @@ def _judge_file(analysis: Analysis, by_line: dict[int, MockUse]) -> list[Finding
             call = site.call
             if analysis.annotations.find("boundary", call.lineno, call.end_lineno or call.lineno) or is_inert(site):
                 continue
-            finding = analysis.finding(call, FIRST_PARTY_MOCK.symbol, _message(mock), site.owner.qualname)
+            if mock.qualname and analysis.puts_back_real_code(site, f"{mock.module}.{mock.qualname}"):
+                continue  # a hand-written spy, or the real object: no stand-in, as the static rule judges
+            written = site.targets[0].text if len(site.targets) == 1 else mock.target  # as the test spells it
+            finding = analysis.finding(call, FIRST_PARTY_MOCK.symbol, _message(mock, written), site.owner.qualname)
         else:
             if analysis.annotations.find("boundary", line, line):
                 continue
             text = analysis.annotations.lines[line - 1] if line <= len(analysis.annotations.lines) else ""
-            finding = Finding(analysis.path, line, len(text) - len(text.lstrip()), FIRST_PARTY_MOCK.symbol, _message(mock),
+            finding = Finding(analysis.path, line, len(text) - len(text.lstrip()), FIRST_PARTY_MOCK.symbol, _message(mock, mock.target),
                               scope=_scope_at(analysis, line), statement=text.strip())
         out.append(finding)
     return out
@@ -350,12 +353,12 @@ def _scope_at(analysis: Analysis, line: int) -> str:
     return best
 
 
-def _message(mock: MockUse) -> str:
+def _message(mock: MockUse, written: str) -> str:
     replaced = f"{mock.module}.{mock.qualname}" if mock.qualname else str(mock.module)
     word = {"instance": "object of", "value": "value of"}.get(mock.what, mock.what)
     verb = "stands in for" if mock.kind in ("mock", "autospec") else "replaced"
     return (
-        f"'{mock.target}' {verb} the first-party {word} {replaced} (seen at run time): a mock of your own code "
+        f"'{written}' {verb} the first-party {word} {replaced} (seen at run time): a mock of your own code "
         "tests a fiction that stays green when the real code breaks. Exercise the real code, or declare this "
         "test's one boundary mock with '# mock-boundary: <reason>'."
     )
