@@ -53,6 +53,8 @@ def is_inert(site: MockSite) -> bool:
         where = where.parent
         if _mentioned_outside(where, {key.split(".")[1] for key in keys if key.startswith("self.")}):
             return False  # kept on an object other code may reach and configure
+        if isinstance(where.node, ast.ClassDef) and not _has_tests(where.node):
+            return False  # a base class of tests elsewhere (a fakes module's): theirs to configure, out of sight
     nodes = list(ast.walk(where.node))
     for node in nodes:  # ``for _, blob in pairs:``: each item of a container of doubles is one
         if isinstance(node, (ast.For, ast.AsyncFor)) and _iterated_key(node.iter) in keys:
@@ -107,6 +109,13 @@ def _used_through_its_holder(site: MockSite, keys: set[str]) -> bool:
                 return True
             used = used.func if isinstance(used, ast.Call) else used.value
     return False
+
+
+def _has_tests(cls: ast.ClassDef) -> bool:
+    """Whether the class defines a test of its own (a ``test*`` method)."""
+    return any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test") for node in cls.body
+    )
 
 
 def _mentioned_outside(cls: Context, attributes: set[str]) -> bool:
