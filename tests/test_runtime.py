@@ -281,8 +281,23 @@ QUIET = {
         def warm():
             global CACHE
             CACHE = {"warm": True}
+
+
+        def load_overlay():
+            from app import overlay  # imported when first needed
+            return overlay
+        """,
+    "src/app/overlay.py": """
+        import sys
+        import types
+
+        # an entry of its own, set as it is first imported (zipp 4.1.2's compat.overlay)
+        sys.modules[__name__ + ".zipfile"] = types.SimpleNamespace()
         """,
     "tests/test_quiet.py": """
+        import sys
+        import types
+
         import pytest
 
         from app import mail, registry
@@ -303,6 +318,14 @@ QUIET = {
             registry.warm()
 
 
+        def test_first_import_with_its_entries():
+            registry.load_overlay()
+
+
+        def test_entry_under_a_module_imported_before():
+            sys.modules["app.registry.extra"] = types.SimpleNamespace()
+
+
         def test_del_undoes_an_add():
             mail.EXTRA = 1
             del mail.EXTRA
@@ -310,6 +333,7 @@ QUIET = {
 
         def test_pollutes():
             mail.RETRIES = 4
+
 
 
         def test_puts_it_back():
@@ -327,10 +351,13 @@ def test_what_is_not_pollution(tmp_path: Path) -> None:
     _pytest(root, "--mockpolicy-record")
     data = _record(root)
     assert [(p["polluter"].split("::")[-1], p["name"], p["before"], p["after"], p["later"]) for p in data["pollution"]] == [
+        ("test_entry_under_a_module_imported_before", "sys.modules['app.registry.extra']", "missing",
+         "a types.SimpleNamespace object", 4),
         ("test_pollutes", "app.mail.RETRIES", "3", "4", 1),
     ]
     left = {test["scope"]: test["left"] for test in data["tests"]}
     assert left["test_lazy_set_up"] == ["attribute app.registry.CACHE"]  # recorded, not blamed
+    assert "sys.modules sys.modules['app.overlay.zipfile']" in left["test_first_import_with_its_entries"]
     assert left["test_del_undoes_an_add"] == left["test_restored_by_a_copy"] == []
 
 

@@ -233,7 +233,8 @@ class Recorder:
             if _same(before, after) or not _same(watched.current(key), after) or self._undoes(change, before, after):
                 continue
             left.append(f"{change.state} {change.name}")
-            if any(key[: len(prefix)] == prefix for prefix in covered) or not self._worth_blaming(change, before, after):
+            if any(key[: len(prefix)] == prefix for prefix in covered) or not self._worth_blaming(
+                    change, before, after, lambda key: self._own[key][0] if key in self._own else _NOTHING):
                 continue
             self._blame(item.nodeid, place, change.state, change.name, *self._shown(change.state, before, after),
                         key, after)
@@ -320,11 +321,15 @@ class Recorder:
         return kept.holds(after) or equivalent(origin, after, origin_signature, harmless) or (
             change.state not in ("environ", "cwd") and equivalent(before, after, change.before_signature, harmless))
 
-    def _worth_blaming(self, change: Change, before: Any, after: Any) -> bool:
+    def _worth_blaming(
+        self, change: Change, before: Any, after: Any, before_of: Callable[[tuple[str, ...]], Any],
+    ) -> bool:
         """Whether a change left by a test (one that does not put state back)
         is pollution rather than the code's own lazy set-up: a module imported
-        for the first time, a submodule bound on its package, a value filled in
-        where there was none."""
+        for the first time, with the entries it adds under its own name as it
+        is (``before_of(key)``: what the same test or fixture found at ``key``,
+        ``_NOTHING`` when it did not change it), a submodule bound on its
+        package, a value filled in where there was none."""
         if change.state in ("environ", "cwd"):
             return True
         if change.state == "sys.modules":
@@ -332,7 +337,7 @@ class Recorder:
                 # A module imported for the first time, or another file imported under
                 # the same name (a plugin of a temporary project): not the same module twice.
                 return _same_file_again(before, after)
-            return True
+            return not (before is MISSING and _added_by_a_first_import(change.key[1], before_of))
         name = change.key[-1]
         if before is MISSING and name.startswith("__") and name.endswith("__"):
             return False
@@ -405,7 +410,7 @@ class Recorder:
             after = self.watched.current(key)
             change = watch.names[key]
             if not _same(before, after) and not self._undoes(change, before, after) \
-                    and self._worth_blaming(change, before, after):
+                    and self._worth_blaming(change, before, after, lambda key: watch.touched.get(key, _NOTHING)):
                 self._blame(watch.name, watch.place, change.state, change.name, *self._shown(change.state, before, after),
                             key, after)
 
@@ -495,6 +500,20 @@ class Recorder:
             )
         if len(written.pollution) > SHOWN_IN_SUMMARY:
             reporter.write_line(f"  ... and {len(written.pollution) - SHOWN_IN_SUMMARY} more in {shown}")
+
+
+def _added_by_a_first_import(name: str, before_of: Callable[[tuple[str, ...]], Any]) -> bool:
+    """Whether a module whose name ``name`` extends was imported for the first
+    time by the same test (``before_of`` its entry was missing): a module may
+    add entries under its own name as it is imported (zipp's
+    ``sys.modules[__name__ + ".zipfile"] = ...``)."""
+    parent = name
+    while "." in parent:
+        parent = parent.rpartition(".")[0]
+        module = sys.modules.get(parent)
+        if is_a(module, types.ModuleType) and _imported(module, parent) and before_of(("sys.modules", parent)) is MISSING:
+            return True
+    return False
 
 
 def _imported(module: Any, name: str) -> bool:
