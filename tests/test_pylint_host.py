@@ -1,6 +1,7 @@
 """The plugin as a guest in pylint's process: it analyses the bytes pylint
 analyses (editors' unsaved buffers), keeps nothing between runs but module
-summaries keyed by the bytes of the modules it read, leaves the
+summaries keyed by the bytes of the modules it read (and the callers of
+mocked functions, with the facts of what their search read), leaves the
 host's garbage collector alone and registers once per linter."""
 
 from __future__ import annotations
@@ -167,3 +168,75 @@ def test_the_plugin_keeps_module_summaries_and_still_sees_an_edit(app_project: P
     jobs = app_project / "src" / "app" / "jobs.py"
     jobs.write_text(jobs.read_text(encoding="utf-8").replace("def claim(self)", "def claimed(self)"), encoding="utf-8")
     assert [m["symbol"] for m in json.loads(run(lint, cwd=app_project).stdout)["messages"]] == ["mock-target-not-found"]
+
+
+CALLING = {
+    "src/app/gates.py": """
+        from app import jobs
+
+
+        def door(name):
+            if jobs.is_open(name):
+                return "in"
+            return "out"
+        """,
+    "src/app/jobs.py": """
+        def is_open(name):
+            return bool(name)
+        """,
+    "src/app/service.py": """
+        from app import porch
+
+
+        def run(name):
+            return porch.step(name)
+        """,
+    "src/app/porch.py": """
+        def step(name):
+            return bool(name)
+        """,
+    "tests/test_gates.py": """
+        from app import gates, service
+
+
+        def test_open(mocker):
+            mocker.patch("app.jobs.is_open", return_value=True, autospec=True)  # mock-boundary: a slow check
+            assert gates.door("x") == "in"
+            assert service.run("x")
+        """,
+}
+
+
+def _summary_kinds(project: Path) -> set[str]:
+    found = set()
+    for path in (project / ".mockpolicy_cache" / "summaries").glob("*.json"):
+        found.add(json.loads(path.read_bytes().partition(b"\n")[2])["kind"])
+    return found
+
+
+def test_the_plugin_keeps_the_callers_it_found_and_still_sees_a_new_one(app_project: Path) -> None:
+    """The callers of a partially mocked function, searched for in the code
+    under test, are kept with the facts of what the search read: the next run
+    reports the same, and a module starting to call it between runs is seen."""
+    write_tree(app_project, CALLING)
+    lint = [executable("pylint"), "--load-plugins", "mockpolicy", "--persistent=n", *ENABLE, "tests"]
+
+    def partial_mocks() -> list[str]:
+        messages = json.loads(run(lint, cwd=app_project).stdout)["messages"]
+        return [str(m["message"]) for m in messages if m["symbol"] == "undocumented-partial-mock"]
+
+    first = partial_mocks()
+    assert len(first) == 1 and "app.gates.door: else jobs.is_open(name)" in first[0]
+    assert "callers" in _summary_kinds(app_project)
+    assert partial_mocks() == first
+    write_tree(app_project, {"src/app/porch.py": """
+        from app import jobs
+
+
+        def step(name):
+            while jobs.is_open(name):
+                return True
+            return False
+        """})
+    after = partial_mocks()
+    assert len(after) == 1 and "app.porch.step: else jobs.is_open(name)" in after[0]

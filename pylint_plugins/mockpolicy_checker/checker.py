@@ -62,8 +62,10 @@ class MockPolicyChecker(BaseChecker):
 
     def open(self) -> None:
         # pylint's memory is the user's: keep our share small (function bodies
-        # parsed when read), and the module summaries in the project's cache
-        self._session = Session(lean=True, store_for=summary_store)
+        # parsed when read), and the module summaries in the project's cache,
+        # with the callers found of partially mocked functions (kept with the
+        # facts of what their search read: ``track``)
+        self._session = Session(lean=True, track=True, store_for=summary_store)
         self._baselines = {}
 
     def close(self) -> None:
