@@ -39,7 +39,7 @@ from typing import Any
 from mockpolicy.deps import CONFLICT, UNREADABLE, digest, index_fact, listing_fact, located_fact, words_fact, words_index_fact
 from mockpolicy.findings import Finding
 from mockpolicy.helpers import project_helper_words
-from mockpolicy.index import ModuleIndex
+from mockpolicy.index import ModuleIndex, SummaryStore
 from mockpolicy.libraries import library_roots
 from mockpolicy.project import ConfigError, Project, resolved
 from mockpolicy.source import SourceError, read_source
@@ -193,9 +193,11 @@ class CurrentFacts:
     """What each dependency (``mockpolicy.deps``) of ``project`` is now, each
     observed once: an entry is valid when every fact it was computed from holds."""
 
-    def __init__(self, project: Project, digests: Digests) -> None:
+    def __init__(self, project: Project, digests: Digests, store: SummaryStore | None = None) -> None:
+        """``store``: where what is learnt of files' bytes is kept (``SummaryCache``)."""
         self.project = project
         self.digests = digests
+        self.store = store
         self._now: dict[str, str] = {}
         self._indexes: dict[str, ModuleIndex] = {}
 
@@ -224,7 +226,7 @@ class CurrentFacts:
         if kind == "w":
             return self._words_index()
         if kind == "h":
-            return words_fact(project_helper_words(self.project))
+            return words_fact(project_helper_words(self.project, self.store))
         if kind == "c":
             return index_fact(header_index(self.project.import_roots, name))
         if kind in ("l", "m") and tag in ("p", "l"):
@@ -255,7 +257,7 @@ class FindingsCache:
         self.directory = directory
         self.key = config_key(project)
         self.digests = Digests(directory / "stats.json")
-        self.facts = CurrentFacts(project, self.digests)
+        self.facts = CurrentFacts(project, self.digests, SummaryCache(directory, project))
         self._ready = False
 
     # -- reading ------------------------------------------------------------
@@ -354,7 +356,7 @@ class SummaryCache:
             return None
         facts = entry.get("facts")
         if self._facts is None:
-            self._facts = CurrentFacts(self.project, Digests(self.directory / "stats.json"))
+            self._facts = CurrentFacts(self.project, Digests(self.directory / "stats.json"), self)
         if not self._facts.hold(facts):
             return None
         assert isinstance(facts, dict)

@@ -122,7 +122,7 @@ class Engine:
         """``helper_words`` of the project's tests, read once per engine (a
         dependency of every file it decides about)."""
         if self._helper_words is None:
-            self._helper_words = project_helper_words(self.project)
+            self._helper_words = project_helper_words(self.project, self.index.store)
             self._helper_bytes = frozenset(word.encode() for word in self._helper_words)
             self._helper_fact = words_fact(self._helper_words)
         self.tracker.observe(HELPER_WORDS_DEP, self._helper_fact)

@@ -22,14 +22,16 @@ as ``patch.object(obj, "name", ...)`` or ``patch("dotted.target", ...)``.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from mockpolicy.deps import Deps
+from mockpolicy.deps import Deps, digest
 from mockpolicy.functions import FunctionNode, decorator_names, dotted_parts, import_bindings, own_nodes
+from mockpolicy.index import SummaryStore
 from mockpolicy.project import Project
 from mockpolicy.resolve import BUILTIN_NAMES, Resolver
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value
@@ -860,18 +862,30 @@ def _def_lines(data: bytes) -> Iterator[tuple[int, re.Match[bytes]]]:
             yield len(head) - len(code), match
 
 
-def project_helper_words(project: Project) -> frozenset[str]:
+def project_helper_words(project: Project, store: SummaryStore | None = None) -> frozenset[str]:
     """``helper_words`` of every file of the project's tests
     (``Project.code_of_the_tests``) and its ``mock-helpers``; a file that
-    cannot be read, or is over the size limit, is left out."""
-    return helper_words(_readable(project.code_of_the_tests(), project.max_file_bytes), project.mock_helpers)
+    cannot be read, or is over the size limit, is left out. Kept in ``store``
+    by the digests of those files' bytes (reading them is a tenth of finding the words)."""
+    read = list(_readable(project.code_of_the_tests(), project.max_file_bytes))
+    if store is None:
+        return helper_words((data for _, data in read), project.mock_helpers)
+    key = digest(json.dumps(
+        [sorted(project.mock_helpers), [[str(path), digest(data)] for path, data in read]]
+    ).encode("utf-8", "surrogateescape"))
+    kept = store.load("helper words", key)
+    if isinstance(kept, list) and all(isinstance(word, str) for word in kept):
+        return frozenset(kept)
+    found = helper_words((data for _, data in read), project.mock_helpers)
+    store.save("helper words", key, sorted(found))
+    return found
 
 
-def _readable(paths: list[Path], limit: int) -> Iterator[bytes]:
+def _readable(paths: list[Path], limit: int) -> Iterator[tuple[Path, bytes]]:
     for path in paths:
         try:
             if path.stat().st_size <= limit:
-                yield path.read_bytes()
+                yield path, path.read_bytes()
         except OSError:
             continue
 

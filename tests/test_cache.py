@@ -302,7 +302,7 @@ def test_the_cache_files_are_json_never_pickle(project: Path) -> None:
     for path in (project / ".mockpolicy_cache").rglob("*"):
         if path.is_file() and path.suffix == ".json":
             text = path.read_bytes()
-            json.loads(text.partition(b"\n")[2] if path.parent.name == "findings" else text)
+            json.loads(text.partition(b"\n")[2] if path.parent.name in ("findings", "summaries") else text)  # signed
 
 
 def test_what_an_earlier_file_resolved_counts_for_a_later_one(project: Path) -> None:
@@ -457,7 +457,7 @@ def test_module_summaries_are_kept_and_give_the_findings_a_full_parse_gives(proj
     fresh = mockpolicy("check", "--no-baseline", "--no-cache", "tests/test_jobs.py", cwd=project, env=env)
     assert _warm_summaries_only(project, env, "tests/test_jobs.py").stdout == fresh.stdout  # one file: skeletons
     kept = _summaries(project)
-    assert {name.partition(":")[0] for name in kept} == {"skeleton"}  # no partial mock: no callers looked for
+    assert {name.partition(":")[0] for name in kept} == {"skeleton", "helper words"}  # no partial mock: no callers
     assert any(body["record"]["spans"] for name, (_, body) in kept.items() if name.startswith("skeleton:"))  # type: ignore[index]
     stamps = {name: path.stat().st_mtime_ns for name, (path, _) in kept.items()}
     warm = _warm_summaries_only(project, env, "tests/test_jobs.py")
@@ -514,3 +514,24 @@ def test_a_damaged_or_foreign_summary_is_ignored_and_rewritten(project: Path, da
     warm = _warm_summaries_only(project, env, "tests/test_jobs.py")
     assert (warm.returncode, warm.stdout) == (fresh.returncode, fresh.stdout)
     assert path.read_bytes() == data  # written again, whole
+
+
+def test_the_helper_words_kept_are_what_the_run_reads(project: Path) -> None:
+    """The names of the tests' possible mock helpers are kept by the digests
+    of the test files they were read from: a record this user's key signs is
+    trusted (here one naming no helper leaves a file that only calls a helper
+    unanalysed); removed, it is found again; an edited test file is another key."""
+    EDITS["a helper of the tests"](project)
+    env = _signed_env(project)
+    before = mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout
+    assert "tests/test_plain.py:4:1: first-party-mock" in before
+    (path, body), = [found for name, found in _summaries(project).items() if name.startswith("helper words:")]
+    assert "swap_in" in body["record"]  # type: ignore[operator]
+    path.write_bytes(_sign({**body, "record": []}))
+    shutil.rmtree(project / ".mockpolicy_cache" / "findings")
+    assert "tests/test_plain.py" not in mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout
+    path.unlink()
+    shutil.rmtree(project / ".mockpolicy_cache" / "findings")
+    assert mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout == before
+    write_tree(project, {"tests/support.py": "def swap_in(target):\n    return target\n"})  # no longer a helper
+    assert "tests/test_plain.py" not in mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout
