@@ -11,6 +11,7 @@ the observer off, and the suite goes on as if it were not there.
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import types
 import weakref
@@ -380,7 +381,7 @@ class Observer:
             value = kwargs.get("value", args[2] if len(args) > 2 else (args[1] if len(args) == 2 else None))
             if method == "delattr":
                 value = None
-            self._note(site, method, f"{_owner_name(target)}.{name}", _old_value(old), value)
+            self._note(site, method, f"{_owner_name(target)}.{name}", _shadowed(target, name, _old_value(old)), value)
             return
         done = vars(monkeypatch).get("_setitem", [])
         if len(done) <= setitems:
@@ -401,9 +402,21 @@ class Observer:
 
 
 def _old_value(old: Any) -> Any:
-    """MonkeyPatch's record of an old value: its ``notset`` marker means missing."""
+    """MonkeyPatch's record of an old value: its ``notset`` marker (pytest 8's
+    ``Notset``, pytest 9's ``NotSetType``) means missing."""
     kind = type(old)
-    return MISSING if kind.__name__ == "Notset" and kind.__module__ == "_pytest.monkeypatch" else old
+    marker = (kind.__name__, kind.__module__) in (("Notset", "_pytest.monkeypatch"), ("NotSetType", "_pytest.compat"))
+    return MISSING if marker else old
+
+
+def _shadowed(target: Any, name: str, old: Any) -> Any:
+    """What an attribute set on an instance replaces when the instance's own
+    ``__dict__`` lacked it (pytest 9 records only that, to delete it again):
+    its class's attribute, read without running a descriptor."""
+    if old is not MISSING or isinstance(target, (type, types.ModuleType)):
+        return old
+    found = inspect.getattr_static(type(target), name, MISSING)
+    return found.__func__ if isinstance(found, (staticmethod, classmethod)) else found
 
 
 def _called_from(name: str) -> bool:
