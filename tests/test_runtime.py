@@ -467,7 +467,7 @@ def test_xdist_workers_records_are_merged(tmp_path: Path) -> None:
     result = _pytest(root, "-n", "2", "--mockpolicy-record")
     data = _record(root)
     assert sorted(data["processes"]) == ["gw0", "gw1"], result.stdout
-    assert len(data["tests"]) == 11
+    assert len(data["tests"]) == 12
     assert {p["polluter"].split("::")[-1] for p in data["pollution"]} >= {"test_leaks_environ", "test_leaks_patch"}
     assert {p["process"] for p in data["pollution"]} <= {"gw0", "gw1"}
     assert "pollution(s) recorded in .mockpolicy/runtime.json" in result.stdout
