@@ -537,6 +537,9 @@ class ModuleIndex:
         if name in self._located:
             self.tracker.note(("l", self.tag, name))
             return self._located[name]
+        analysed = self._modules.get(name)
+        if analysed is not None and analysed.volatile:  # the file under analysis, wherever it lies
+            return analysed.path, analysed.is_package
         result: tuple[Path | None, bool] | None = None
         parts = name.split(".")
         if all(part.isidentifier() for part in parts):
@@ -592,6 +595,11 @@ class ModuleIndex:
         source, fact, added = known
         self.tracker.observe(("r", "", str(source)), fact)  # read once per run, noted for every file using it
         return added
+
+    def is_analysed(self, name: str) -> bool:
+        """Whether ``name`` is the module of the file under analysis (``ModuleInfo.volatile``)."""
+        known = self._modules.get(name)
+        return known is not None and known.volatile
 
     def add(self, info: ModuleInfo) -> None:
         """Register an already summarized module (the file being analysed)."""

@@ -135,7 +135,7 @@ class Resolver:
     def _resolve_dotted_once(self, path: str) -> tuple[Value, bool]:
         """What ``path`` denotes, and whether that belongs to the file under analysis."""
         found = self._resolve_dotted(path)
-        return found, self._is_volatile(found.cls) or self._is_volatile(found.owner)
+        return found, self._is_volatile(found.cls) or self._is_volatile(found.owner) or self.index.is_analysed(found.module)
 
     def _is_volatile(self, cls: ClassInfo | None) -> bool:
         """Whether ``cls`` belongs to the file under analysis (whose trees are not kept)."""
@@ -582,6 +582,8 @@ class Resolver:
         binding = scope.module.bindings.get(name)
         if binding is not None:
             return self._binding(binding, scope, f"{scope.module.name}.{name}")
+        if name == "__name__":  # the module's own name (``patch(f"{__name__}.Dummy.configure")``)
+            return Value(Kind.CONSTANT, qualname="builtins.str", const=scope.module.name)
         for star in scope.module.star_imports:
             found = self.resolve_dotted(f"{star}.{name}")
             if found.kind is not Kind.MISSING:
