@@ -292,6 +292,16 @@ QUIET = {
             from app import overlay  # imported when first needed
             return overlay
         """,
+    "src/app/fast_queue.py": """
+        QUEUE = "fast"
+        """,
+    "src/app/queue.py": """
+        import sys
+
+        from app import fast_queue
+
+        sys.modules[__name__] = fast_queue  # the fast version in its place (gevent.queue's _gevent_cqueue)
+        """,
     "src/app/overlay.py": """
         import sys
         import types
@@ -325,6 +335,10 @@ QUIET = {
 
         def test_first_import_with_its_entries():
             registry.load_overlay()
+
+
+        def test_first_import_putting_another_module_in_its_place():
+            import app.queue  # noqa: F401
 
 
         def test_entry_under_a_module_imported_before():
@@ -363,6 +377,7 @@ def test_what_is_not_pollution(tmp_path: Path) -> None:
     left = {test["scope"]: test["left"] for test in data["tests"]}
     assert left["test_lazy_set_up"] == ["attribute app.registry.CACHE"]  # recorded, not blamed
     assert "sys.modules sys.modules['app.overlay.zipfile']" in left["test_first_import_with_its_entries"]
+    assert "sys.modules sys.modules['app.queue']" in left["test_first_import_putting_another_module_in_its_place"]
     assert left["test_del_undoes_an_add"] == left["test_restored_by_a_copy"] == []
 
 

@@ -337,6 +337,8 @@ class Recorder:
                 # A module imported for the first time, or another file imported under
                 # the same name (a plugin of a temporary project): not the same module twice.
                 return _same_file_again(before, after)
+            if before is MISSING and is_a(after, types.ModuleType) and _first_imported(after, before_of):
+                return False  # gevent.queue installing gevent._gevent_cqueue, imported for it, in its place
             return not (before is MISSING and _added_by_a_first_import(change.key[1], before_of))
         name = change.key[-1]
         if before is MISSING and name.startswith("__") and name.endswith("__"):
@@ -514,6 +516,13 @@ def _added_by_a_first_import(name: str, before_of: Callable[[tuple[str, ...]], A
         if is_a(module, types.ModuleType) and _imported(module, parent) and before_of(("sys.modules", parent)) is MISSING:
             return True
     return False
+
+
+def _first_imported(module: Any, before_of: Callable[[tuple[str, ...]], Any]) -> bool:
+    """Whether ``module`` was imported under its own name for the first time
+    by the same test (``before_of`` its own entry was missing)."""
+    name = getattr(vars(module).get("__spec__"), "name", None)
+    return isinstance(name, str) and sys.modules.get(name) is module and before_of(("sys.modules", name)) is MISSING
 
 
 def _imported(module: Any, name: str) -> bool:
