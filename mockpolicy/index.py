@@ -32,7 +32,7 @@ from mockpolicy.functions import (
 )
 from mockpolicy.source import Lines, SourceError, declares_namespace, decode_source, read_source
 from mockpolicy.symbols import Binding, ClassInfo, ModuleInfo, Scope
-from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, callee_name, is_fixture
+from mockpolicy.vocabulary import CLASS_SETUP_NAMES, FIXTURE_SET_UP, TEST_PREFIX, callee_name, is_fixture
 
 _IMPORT_ERROR_CATCHERS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
@@ -285,13 +285,14 @@ class _Summarizer:
 
     @classmethod
     def _helpers_instance_attrs(cls, info: ClassInfo) -> None:
-        """``self.x = ...`` in the class's own methods that a set-up method or
-        ``__init__`` calls as ``self.helper()`` (``self._setup_enforcer()``);
+        """``self.x = ...`` in the class's own methods that a set-up method,
+        ``__init__`` or a test calls as ``self.helper()`` (``self._setup_enforcer()``,
+        keystonemiddleware's ``self.set_middleware()`` at the top of a test);
         what the set-up methods assign themselves comes first."""
         methods = {name: binding.function for name, binding in info.members.items() if binding.function is not None}
         called: set[str] = set()
         for method in methods.values():
-            if not _binds_instance_state(method) or not method.args.args:
+            if not (_binds_instance_state(method) or method.name.startswith(TEST_PREFIX)) or not method.args.args:
                 continue
             self_name = method.args.args[0].arg
             called.update(

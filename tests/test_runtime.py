@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -379,6 +380,58 @@ def test_what_is_not_pollution(tmp_path: Path) -> None:
     assert "sys.modules sys.modules['app.overlay.zipfile']" in left["test_first_import_with_its_entries"]
     assert "sys.modules sys.modules['app.queue']" in left["test_first_import_putting_another_module_in_its_place"]
     assert left["test_del_undoes_an_add"] == left["test_restored_by_a_copy"] == []
+
+
+LIBRARY_IMPORT_EFFECTS = {
+    "remade/__init__.py": """
+        import sys
+        import types
+
+        # the module object replaced by a new one as it is imported (kombu's __init__)
+        remade = types.ModuleType(__name__)
+        remade.__dict__.update({"__file__": __file__, "VERSION": "1"})
+        sys.modules[__name__] = remade
+        """,
+    "aliasing.py": """
+        import _thread
+        import sys
+
+        sys.modules["__original_module__thread"] = _thread  # eventlet's patcher keeps the originals so
+        """,
+}
+
+
+def test_what_a_library_does_to_sys_modules_as_it_is_imported_is_no_pollution(tmp_path: Path) -> None:
+    """An installed library may leave its own modules in ``sys.modules`` under
+    names of its making as it is first imported; a test importing it left
+    nothing behind. The same done with a module the suite loads from its own
+    files is blamed."""
+    library = write_tree(tmp_path / "site", LIBRARY_IMPORT_EFFECTS)
+    root = _project(tmp_path / "project", {
+        "tests/fake_settings.py": "DEBUG = True\n",
+        "tests/test_imports.py": """
+            import sys
+
+
+            def test_imports_libraries():
+                import aliasing  # noqa: F401
+                import remade  # noqa: F401
+
+
+            def test_puts_a_module_of_its_own_in_place():
+                from tests import fake_settings
+                sys.modules["app.settings"] = fake_settings
+
+
+            def test_after():
+                pass
+            """,
+    })
+    run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--mockpolicy-record"], cwd=root,
+        env={"PYTHONPATH": f"src{os.pathsep}{library}"})
+    assert [(p["polluter"].split("::")[-1], p["name"]) for p in _record(root)["pollution"]] == [
+        ("test_puts_a_module_of_its_own_in_place", "sys.modules['app.settings']"),
+    ]
 
 
 def test_mocks_record_what_they_replaced_and_whether_called(tmp_path: Path) -> None:

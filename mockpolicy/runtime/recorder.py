@@ -294,6 +294,20 @@ class Recorder:
     def _is_own_module(self, name: str) -> bool:
         return in_packages(name, self.first_party) and not name.startswith("mockpolicy.runtime")
 
+    def _a_library_module(self, module: Any) -> bool:
+        """Whether ``module`` was loaded from a file outside the suite (an
+        installed library, the standard library, the program running pytest),
+        or built into Python: a module a test makes, or loads from the suite's files, is not."""
+        if getattr(vars(module).get("__spec__"), "origin", None) in ("built-in", "frozen"):
+            return True  # eventlet's __original_module__thread: _thread itself
+        filename = vars(module).get("__file__")
+        return isinstance(filename, str) and os.path.isfile(filename) and self.in_suite(filename) is None
+
+    def _own_module(self, module: Any) -> bool:
+        """Whether ``module`` is a module of the project's own packages."""
+        name = getattr(vars(module).get("__spec__"), "name", None)
+        return isinstance(name, str) and self._is_own_module(name)
+
     def _not_made_by_tests(self, value: object) -> bool:
         return not self._made_by_tests(value)
 
@@ -337,8 +351,14 @@ class Recorder:
                 # A module imported for the first time, or another file imported under
                 # the same name (a plugin of a temporary project): not the same module twice.
                 return _same_file_again(before, after)
-            if before is MISSING and is_a(after, types.ModuleType) and _first_imported(after, before_of):
-                return False  # gevent.queue installing gevent._gevent_cqueue, imported for it, in its place
+            if before is MISSING and is_a(after, types.ModuleType) and (
+                    self._a_library_module(after) or (_first_imported(after, before_of) and self._own_module(after))):
+                # a library's module under a name of its making (gevent.queue installing
+                # gevent._gevent_cqueue in its place, kombu's module object remade on import,
+                # eventlet's __patched_module_socket, multiprocessing's __mp_main__), or the
+                # project's own module doing so as it is first imported; a module of the tests
+                # put under another name is a stand-in
+                return False
             return not (before is MISSING and _added_by_a_first_import(change.key[1], before_of))
         name = change.key[-1]
         if before is MISSING and name.startswith("__") and name.endswith("__"):
