@@ -73,6 +73,8 @@ def _unspecced(site: MockSite) -> str | None:
         spec = call.args[0] if call.args else (_keyword(call, "spec") or _keyword(call, "spec_set"))
         name = site.callee.rpartition(".")[2]
         if spec is None:
+            if _keyword(call, "autospec") is not None:  # ``Mock(autospec=True)``: a child attribute named autospec
+                return f"{name}(autospec=...) has no spec ({name} takes no autospec argument: it only sets an attribute of that name)"
             return f"{name}() has no spec"
         if _is_constant(spec, None):
             return f"{name}(spec=None) has no spec"

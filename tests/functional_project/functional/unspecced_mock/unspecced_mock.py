@@ -41,12 +41,13 @@ def test_patch_forms(mocker):
 def test_mock_classes():
     open_double = Mock()  # [unspecced-mock]
     magic = MagicMock(spec=None)  # [unspecced-mock]
+    mistaken = Mock(autospec=True)  # [unspecced-mock]
     specced = Mock(Storage)
     frozen = MagicMock(spec_set=["save"])
     wrapped = Mock(wraps=Storage())
     prop = PropertyMock(return_value=3)
     auto = create_autospec(Storage)
-    assert None not in (open_double, magic, specced, frozen, wrapped, prop, auto)
+    assert None not in (open_double, magic, mistaken, specced, frozen, wrapped, prop, auto)
 
 
 def test_isolation_annotations():
