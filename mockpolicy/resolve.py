@@ -740,17 +740,34 @@ class Resolver:
                 pending += [expr.right, expr.left]
             else:
                 alternatives.append(expr)
-        lineages: list[list[ClassInfo]] = []
+        classes: list[ClassInfo] = []
         for alternative in alternatives:
             cls = self._evaluate(alternative, scope)
             if cls.kind is not Kind.CLASS or cls.cls is None:
                 return UNKNOWN
-            lineages.append(self.project_lineage(cls.cls))
+            classes.append(cls.cls)
+        return self._common_instance(classes)
+
+    def _common_instance(self, classes: list[ClassInfo]) -> Value:
+        """An instance of the nearest project class that every one of
+        ``classes`` is or derives from; unknown when they share none."""
+        lineages = [self.project_lineage(cls) for cls in classes]
         for candidate in lineages[0]:
             if all(any(other is candidate for other in lineage) for lineage in lineages[1:]):
                 qualname = f"{candidate.module}.{candidate.qualname}()"
                 return Value(Kind.INSTANCE, module=candidate.module, qualname=qualname, cls=candidate)
         return UNKNOWN
+
+    def either_instance(self, values: list[Value]) -> Value:
+        """What a name bound, or a function returning, one of several objects
+        of the project's classes stands for (``executor = ThreadExecutor()`` in
+        one branch, ``ProcessExecutor()`` in the other): an object declared of
+        their nearest common project class, as an annotation ``A | B`` is read
+        (``Value.declared``); unknown for anything else."""
+        if len(values) < 2 or any(v.kind is not Kind.INSTANCE or v.cls is None for v in values):
+            return UNKNOWN
+        common = self._common_instance([v.cls for v in values if v.cls is not None])
+        return dataclasses.replace(common, declared=True) if common.kind is Kind.INSTANCE else UNKNOWN
 
     def is_protocol(self, cls: ClassInfo) -> bool:
         """Whether ``cls`` is a ``typing.Protocol``: a class naming ``Protocol``
@@ -1053,6 +1070,8 @@ class Resolver:
             first = values[0]
             if all(_same(first, other) for other in values[1:]):
                 value = first
+            elif len(values) <= _EITHER_BOUND:
+                value = self.either_instance(values)  # ``return A()`` on one path, ``return B()`` on another
         if (value.kind in (Kind.UNKNOWN, Kind.EXTERNAL) or value.qualname == _EITHER or (
             value.qualname == "builtins.NoneType" and function.returns is not None and not _admits_none(function.returns)
         )) and function.returns is not None and results:
@@ -1120,6 +1139,7 @@ class Resolver:
         return UNKNOWN
 
 
+_EITHER_BOUND = 4  # the most bindings (or returns) of a name read as one of several objects
 _YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable"})
 _HANDING_BACK = frozenset({"contextlib.closing", "contextlib.nullcontext"})  # entered, they give their argument
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy"})  # an object of the class of their argument
@@ -1253,6 +1273,14 @@ class _FunctionNames:
         wrapped = self.resolver._evaluate(decorator.args[0], Scope(self.module, self.lookup, self.narrowed))
         return wrapped if wrapped.kind in (Kind.FUNCTION, Kind.EXTERNAL) else UNKNOWN
 
+    def _either(self, name: str, values: list[ast.expr], scope: Scope) -> Value:
+        """A name bound to one of several objects (``Resolver.either_instance``)."""
+        self.evaluating.add(name)
+        try:
+            return self.resolver.either_instance([self.resolver._evaluate(value, scope) for value in values])
+        finally:
+            self.evaluating.discard(name)
+
     def lookup(self, name: str) -> Value | None:
         facts = self._facts
         if facts is None:
@@ -1276,8 +1304,11 @@ class _FunctionNames:
         ):
             values = values[:1]  # bound each time by a call of the same callee: one kind of object
         if values is not None:
-            if len(values) != 1 or (name in facts.assigns and name in facts.entered):
+            if name in facts.assigns and name in facts.entered:
                 return UNKNOWN
+            if len(values) != 1:
+                return self._either(name, values, scope) if len(values) <= _EITHER_BOUND and name not in facts.entered \
+                    else UNKNOWN
             self.evaluating.add(name)
             try:
                 if name in facts.entered:
