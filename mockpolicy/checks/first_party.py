@@ -82,17 +82,22 @@ def is_inert(site: MockSite) -> bool:
 
 def _used_through_its_holder(site: MockSite, keys: set[str]) -> bool:
     """Whether the double, handed to a call as a keyword argument (itself or
-    a name bound to it: ``Runner(manifest=create_autospec(Manifest))``), is
-    configured or asserted on anywhere in the module through an attribute of
-    that name (``runner.manifest.notify.assert_called_once_with(...)``, as
-    nox 2026.10.20's ``test_notify`` does): the object it was handed to keeps
-    it there. Searched in the test making it, or in the whole module when a
+    a name bound to it: ``Runner(manifest=create_autospec(Manifest))``) or
+    by a name bound to it (``Manager(scheduler_)``), is configured or asserted
+    on anywhere in the module through an attribute of that name, leading and
+    trailing underscores aside (``runner.manifest.notify.assert_called_once_with(...)``,
+    as nox 2026.10.20's ``test_notify`` does; ``manager._scheduler.shutdown.return_value``,
+    google-cloud-pubsub 2.44.0's): the object it was handed to keeps it there. Searched in the test making it, or in the whole module when a
     helper makes it and returns something (the holder, to its callers)."""
     calls = [node for node in walk(site.owner.node) if isinstance(node, ast.Call)]
     handed_as = {
         keyword.arg for call in calls for keyword in call.keywords
         if keyword.arg is not None and (keyword.value is site.written or root_key(keyword.value) in keys)
+    } | {  # handed by position: the holder keeps it under a name like the one it had (``Manager(scheduler_)``)
+        argument.id for call in calls for argument in call.args
+        if isinstance(argument, ast.Name) and argument.id in keys
     }
+    handed_as = {name.strip("_") for name in handed_as if name.strip("_")}  # ``_scheduler`` keeps ``scheduler=``
     if not handed_as:
         return False
     searched = site.owner
@@ -105,7 +110,7 @@ def _used_through_its_holder(site: MockSite, keys: set[str]) -> bool:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             used = next((t.value for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
         while isinstance(used, (ast.Attribute, ast.Subscript, ast.Call)):
-            if isinstance(used, ast.Attribute) and used.attr in handed_as and used is not node:
+            if isinstance(used, ast.Attribute) and used.attr.strip("_") in handed_as and used is not node:
                 return True
             used = used.func if isinstance(used, ast.Call) else used.value
     return False
