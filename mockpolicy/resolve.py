@@ -659,6 +659,8 @@ class Resolver:
                 and not any(isinstance(element, ast.Starred) for element in expr.elts):
             elements = tuple(self._evaluate(element, scope) for element in expr.elts)
             return Value(Kind.CONSTANT, qualname=f"builtins.{type(expr).__name__.lower()}", elements=elements)
+        if isinstance(expr, ast.Subscript) and (entry := self._dict_entry(expr, scope)) is not None:
+            return self._evaluate(entry, Scope(scope.module))  # ``_REGISTRY["rest"]`` of a module's dict literal
         if isinstance(expr, ast.Subscript):
             index = _int_index(expr.slice)
             items = self._evaluate(expr.value, scope).elements if index is not None else None  # ``parse(t)[0][-1]``
@@ -671,6 +673,23 @@ class Resolver:
         ):
             return Value(Kind.CONSTANT, qualname=f"builtins.{type(expr).__name__.lower()}")
         return UNKNOWN
+
+    def _dict_entry(self, expr: ast.Subscript, scope: Scope) -> ast.expr | None:
+        """The value a constant key picks from a dict literal a module binds
+        once at its top level (a registry of classes: ``_REGISTRY = {"rest":
+        RestTransport}``, then ``_REGISTRY["rest"]``); None otherwise."""
+        if not isinstance(expr.value, ast.Name) or (scope.local is not None and scope.local(expr.value.id) is not None):
+            return None
+        binding = scope.module.bindings.get(expr.value.id)
+        table = binding.value if binding is not None and binding.kind == "value" else None
+        if not isinstance(table, ast.Dict):
+            return None
+        key = self._evaluate(expr.slice, scope).const
+        if key is None:
+            return None
+        found = [value for item, value in zip(table.keys, table.values)
+                 if isinstance(item, ast.Constant) and item.value == key]
+        return found[0] if len(found) == 1 and None not in table.keys else None
 
     def _either(self, expr: ast.BoolOp, scope: Scope) -> Value:
         """``a or b``: the override-or-default idiom. Operands that are unknown

@@ -718,7 +718,7 @@ HAND_WRITTEN_SPIES = {
                 return self.boot(name)
 
 
-        MANAGERS = {"servers": ServerManager}
+        MANAGERS = dict(servers=ServerManager)  # filled by a call: which class, only the run knows
 
 
         def make(kind):
