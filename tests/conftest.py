@@ -132,6 +132,40 @@ APP_FILES = {
 }
 
 
+CALLERS_FILES = {  # a partially mocked function with callers in the code under test
+    **APP_FILES,
+    "src/app/gates.py": """
+        from app import jobs
+
+
+        def door(name):
+            if jobs.is_open(name):
+                return "in"
+            return "out"
+        """,
+    "src/app/jobs.py": """
+        def is_open(name):
+            return bool(name)
+        """,
+    "src/app/service.py": """
+        from app import porch
+
+
+        def run(name):
+            return porch.step(name)
+        """,
+    "tests/test_gates.py": """
+        from app import gates, service
+
+
+        def test_open(mocker):
+            mocker.patch("app.jobs.is_open", return_value=True, autospec=True)  # mock-boundary: a slow check
+            assert gates.door("x") == "in"
+            assert service.run("x")
+        """,
+}
+
+
 @pytest.fixture
 def app_project(tmp_path: Path) -> Path:
     """A small src-layout project named ``app`` with an empty tests folder."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import APP_FILES, mockpolicy, write_tree
+from conftest import APP_FILES, CALLERS_FILES, mockpolicy, write_tree
 
 LIBRARY = {
     "fakelib/__init__.py": """
@@ -326,39 +326,6 @@ def test_what_an_earlier_file_resolved_counts_for_a_later_one(project: Path) -> 
     assert {path for path in first if after[path] != first[path]} >= {"tests/test_reuse_a.py", "tests/test_reuse_b.py"}
 
 
-
-CALLERS = {
-    **APP_FILES,
-    "src/app/gates.py": """
-        from app import jobs
-
-
-        def door(name):
-            if jobs.is_open(name):
-                return "in"
-            return "out"
-        """,
-    "src/app/jobs.py": """
-        def is_open(name):
-            return bool(name)
-        """,
-    "src/app/service.py": """
-        from app import porch
-
-
-        def run(name):
-            return porch.step(name)
-        """,
-    "tests/test_gates.py": """
-        from app import gates, service
-
-
-        def test_open(mocker):
-            mocker.patch("app.jobs.is_open", return_value=True, autospec=True)  # mock-boundary: a slow check
-            assert gates.door("x") == "in"
-            assert service.run("x")
-        """,
-}
 PORCH_CALLING = "from app import jobs\n\n\ndef step(name):\n    while jobs.is_open(name):\n        return True\n    return False\n"
 
 
@@ -368,7 +335,7 @@ def test_partial_mock_findings_follow_the_callers_they_name(tmp_path: Path, edit
     code under test, also in modules the test file never imports (here one
     reached through app.service): a module that starts calling it, or a new
     module calling it, is seen."""
-    files = dict(CALLERS)
+    files = dict(CALLERS_FILES)
     if edit == "a module starting to call it":
         files["src/app/porch.py"] = "def step(name):\n    return bool(name)\n"
     project = write_tree(tmp_path, files)
@@ -469,7 +436,7 @@ def test_a_signed_summary_is_what_the_run_reads(project: Path) -> None:
     """The records are used, not only written: a record this user's key signs
     is trusted (here one saying no source file calls anything drops the
     partial-mock finding that names a caller); removing it brings the finding back."""
-    project = write_tree(project.parent / "callers", CALLERS)
+    project = write_tree(project.parent / "callers", CALLERS_FILES)
     env = _signed_env(project)
     before = mockpolicy("check", "--no-baseline", "tests/test_gates.py", cwd=project, env=env).stdout
     assert "app.gates.door: else jobs.is_open(name)" in before

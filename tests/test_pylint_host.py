@@ -14,7 +14,7 @@ import venv
 from pathlib import Path
 
 import pytest
-from conftest import REPO, executable, mockpolicy, pylint, run, write_tree
+from conftest import CALLERS_FILES, REPO, executable, mockpolicy, pylint, run, write_tree
 
 BAD_MOCK = textwrap.dedent("""\
     from unittest import mock
@@ -170,41 +170,7 @@ def test_the_plugin_keeps_module_summaries_and_still_sees_an_edit(app_project: P
     assert [m["symbol"] for m in json.loads(run(lint, cwd=app_project).stdout)["messages"]] == ["mock-target-not-found"]
 
 
-CALLING = {
-    "src/app/gates.py": """
-        from app import jobs
-
-
-        def door(name):
-            if jobs.is_open(name):
-                return "in"
-            return "out"
-        """,
-    "src/app/jobs.py": """
-        def is_open(name):
-            return bool(name)
-        """,
-    "src/app/service.py": """
-        from app import porch
-
-
-        def run(name):
-            return porch.step(name)
-        """,
-    "src/app/porch.py": """
-        def step(name):
-            return bool(name)
-        """,
-    "tests/test_gates.py": """
-        from app import gates, service
-
-
-        def test_open(mocker):
-            mocker.patch("app.jobs.is_open", return_value=True, autospec=True)  # mock-boundary: a slow check
-            assert gates.door("x") == "in"
-            assert service.run("x")
-        """,
-}
+CALLING = {**CALLERS_FILES, "src/app/porch.py": "def step(name):\n    return bool(name)\n"}
 
 
 def _summary_kinds(project: Path) -> set[str]:
