@@ -156,7 +156,7 @@ class Engine:
 
     def _with_analysis(self, path: str, source: str, tree: ast.Module, job: Callable[[Analysis], T]) -> T:
         name, is_package = module_name_for(Path(path), self.tracker)
-        info = summarize(name, Path(path), is_package, tree)
+        info = summarize(name, Path(path), is_package, tree, analysed=True)
         info.volatile = True  # the file under analysis: nothing about it is remembered
         info.builtins_from = self.fixtures.builtins_set_for(Path(path).parent)
         self.index.add(info)

@@ -84,10 +84,37 @@ class _Summarizer:
         self._typing_only = 0  # inside ``if TYPE_CHECKING:``: names for annotations, absent at run time
         self._in_branch = 0  # inside an ``if`` body
 
-    def run(self, tree: ast.Module) -> ModuleInfo:
+    def run(self, tree: ast.Module, analysed: bool) -> ModuleInfo:
         self._block(tree.body, self.info.bindings, None, conditional=False)
         self._filled_placeholders(tree)
+        if analysed:
+            self._helpers_tests_call()
         return self.info
+
+    def _helpers_tests_call(self) -> None:
+        """``self.x = ...`` in the methods the module's tests call as
+        ``self.helper()``, of their own class or of a base the module defines
+        (keystonemiddleware 13.0.1's ``self.set_middleware()``, a method of the
+        base class, at the top of a subclass's test); what set-up assigns comes first."""
+        classes: list[ClassInfo] = []
+        pending = [self.info.bindings]
+        while pending:
+            for binding in pending.pop().values():
+                if binding.kind == "class" and binding.cls is not None and binding.cls.module == self.info.name \
+                        and all(binding.cls is not known for known in classes):
+                    classes.append(binding.cls)
+                    pending.append(binding.cls.members)
+        called: set[str] = set()
+        for cls in classes:
+            for name, binding in cls.members.items():
+                method = binding.function
+                if method is not None and name.startswith(TEST_PREFIX) and method.args.args:
+                    called |= _called_on_self(method, method.args.args[0].arg)
+        for cls in classes:
+            for name in sorted(called & cls.members.keys()):
+                method = cls.members[name].function
+                if method is not None and not _binds_instance_state(method):
+                    self._instance_attrs(method, cls)
 
     def _filled_placeholders(self, tree: ast.Module) -> None:
         """A module-level ``X = None`` that one top-level function fills under
@@ -285,22 +312,14 @@ class _Summarizer:
 
     @classmethod
     def _helpers_instance_attrs(cls, info: ClassInfo) -> None:
-        """``self.x = ...`` in the class's own methods that a set-up method,
-        ``__init__`` or a test calls as ``self.helper()`` (``self._setup_enforcer()``,
-        keystonemiddleware's ``self.set_middleware()`` at the top of a test);
+        """``self.x = ...`` in the class's own methods that a set-up method or
+        ``__init__`` calls as ``self.helper()`` (``self._setup_enforcer()``);
         what the set-up methods assign themselves comes first."""
         methods = {name: binding.function for name, binding in info.members.items() if binding.function is not None}
         called: set[str] = set()
         for method in methods.values():
-            if not (_binds_instance_state(method) or method.name.startswith(TEST_PREFIX)) or not method.args.args:
-                continue
-            self_name = method.args.args[0].arg
-            called.update(
-                node.func.attr for node in walk(method)
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name
-                and node.func.attr in methods
-            )
+            if _binds_instance_state(method) and method.args.args:
+                called |= _called_on_self(method, method.args.args[0].arg) & methods.keys()
         for name in sorted(called):
             if not _binds_instance_state(methods[name]):
                 cls._instance_attrs(methods[name], info)
@@ -330,6 +349,15 @@ class _Summarizer:
                     value = instance_of_declared(node.annotation)  # set later: the declared type says what
                 if value is not None:
                     cls.instance_attrs.setdefault(node.target.attr, (value, init))
+
+
+def _called_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str) -> set[str]:
+    """The names ``method`` calls as methods of ``self_name`` (``self.helper()``)."""
+    return {
+        node.func.attr for node in walk(method)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name
+    }
 
 
 def _extends_property(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -451,9 +479,11 @@ def _rewrites_namespace(stmt: ast.stmt) -> bool:
     return False
 
 
-def summarize(name: str, path: Path | None, is_package: bool, tree: ast.Module) -> ModuleInfo:
-    """The ``ModuleInfo`` of an already parsed module."""
-    info = _Summarizer(ModuleInfo(name, path, is_package)).run(tree)
+def summarize(name: str, path: Path | None, is_package: bool, tree: ast.Module, analysed: bool = False) -> ModuleInfo:
+    """The ``ModuleInfo`` of an already parsed module; ``analysed``: the file
+    under analysis, whose tests' calls of helper methods are read too (the
+    bodies of a module the index reads are not all at hand)."""
+    info = _Summarizer(ModuleInfo(name, path, is_package)).run(tree, analysed)
     if is_package:
         info.imported_at_run_time = _imported_by_functions(tree, name)
     return info
