@@ -193,6 +193,7 @@ class _Summarizer:
             child = ClassInfo(info.name, prefix + stmt.name, [_unsubscripted(base) for base in stmt.bases])
             self._block(stmt.body, child.members, child, conditional=False)
             self._helpers_instance_attrs(child)
+            child.metaclass = next((keyword.value for keyword in stmt.keywords if keyword.arg == "metaclass"), None)
             child.dynamic = any(not _adds_no_attributes(keyword) for keyword in stmt.keywords) or bool(
                 {"__getattr__", "__getattribute__"} & child.members.keys()
             )

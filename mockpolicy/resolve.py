@@ -386,11 +386,15 @@ class Resolver:
             bound = self._instance_attribute(cls, name, set())
             if bound is not None:
                 return bound
-        found = self._class_lookup(cls, name, set(), instance, origin=cls)
+        found, defined = self._class_member(cls, name, set(), instance, cls)
         if instance and found is not None and found.kind is Kind.UNKNOWN and not name.startswith("__"):
             made = self._made_by_getattr(cls)
             if made is not None:
                 return made
+        if not instance and not defined and (found is None or found.kind is Kind.UNKNOWN):
+            on_metaclass = self._metaclass_member(cls, name)  # after the class's own lineage, as Python looks
+            if on_metaclass is not None and on_metaclass.kind is not Kind.UNKNOWN:
+                return on_metaclass
         if found is not None:
             return found
         if name.startswith("__") and name.endswith("__"):
@@ -408,6 +412,26 @@ class Resolver:
                 return hosted
         # An instance may get attributes anywhere (fixtures, other methods); a class may not.
         return UNKNOWN if instance or cls.dynamic else MISSING
+
+    def _metaclass_member(self, cls: ClassInfo, name: str) -> Value | None:
+        """What the class ``cls`` (not its instances) has as ``name`` from the
+        project metaclass the nearest class of its lineage names
+        (``class Client(metaclass=ClientMeta)``: ``Client.get_transport_class``
+        is ``ClientMeta``'s method); None when none names one, it lacks ``name``,
+        or ``name`` is a property of it (setting it runs code that stores elsewhere)."""
+        for owner in self.project_lineage(cls):
+            if owner.metaclass is None:
+                continue
+            scope = owner.bases_scope or self.module_scope(owner.module)
+            meta = self._evaluate(owner.metaclass, scope) if scope is not None else UNKNOWN
+            if meta.kind is not Kind.CLASS or meta.cls is None:
+                return None
+            found = self._class_lookup(meta.cls, name, set(), False, origin=meta.cls)
+            function = found.function if found is not None else None
+            if function is not None and decorator_names(function) & PROPERTY_DECORATORS:
+                return None  # a property of the metaclass: what it reads or stores is not told
+            return found
+        return None
 
     def _made_by_getattr(self, cls: ClassInfo) -> Value | None:
         """What any attribute the instance lacks is, when a project class of

@@ -56,6 +56,8 @@ class ClassInfo:
     bases_scope: Scope | None = None
     # attributes may appear at run time: a metaclass, __getattr__, or class keywords
     dynamic: bool = False
+    # the ``metaclass=`` keyword of the class statement, unevaluated
+    metaclass: ast.expr | None = None
     # Attributes set on instances from outside the class (pytest fixtures that
     # assign ``request.instance.x``): name -> value, or None when unknown.
     fallback: Callable[[str], Value | None] | None = None
