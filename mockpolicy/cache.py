@@ -330,6 +330,7 @@ class SummaryCache:
         self.directory = directory
         self.namespace = digest(json.dumps([FORMAT, __version__, code_fingerprint(), sys.version, sys.platform, os.name]).encode())
         self.project = project
+        self._config = config_key(project) if project is not None else ""  # what derived records are keyed by
         self._facts: CurrentFacts | None = None
         self._ready = False
 
@@ -352,7 +353,7 @@ class SummaryCache:
         if self.project is None:
             return None
         entry = self.load(kind, key)
-        if not (isinstance(entry, dict) and entry.get("config") == config_key(self.project)):
+        if not (isinstance(entry, dict) and entry.get("config") == self._config):
             return None
         facts = entry.get("facts")
         if self._facts is None:
@@ -367,7 +368,7 @@ class SummaryCache:
         (``Tracker.facts_of``) describe them; nothing when one of them was
         seen two ways during the run."""
         if self.project is not None and CONFLICT not in facts.values():
-            self.save(kind, key, {"config": config_key(self.project), "facts": facts, "record": record})
+            self.save(kind, key, {"config": self._config, "facts": facts, "record": record})
 
     def save(self, kind: str, key: str, record: object) -> None:
         body = json.dumps(
