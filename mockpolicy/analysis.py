@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mockpolicy.annotations import Annotations
-from mockpolicy.bodies import reading_once
-from mockpolicy.deps import UNREADABLE, Tracker, digest
+from mockpolicy.bodies import NOTHING, reading_once
+from mockpolicy.deps import UNREADABLE, Deps, Tracker, digest
 from mockpolicy.findings import Finding
 from mockpolicy.functions import TRY_STATEMENTS, FunctionNode, dotted_parts, is_none, own_nodes, statements, walk
 from mockpolicy.helpers import MOCKING_WORDS, OPAQUE
@@ -28,7 +28,7 @@ from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import Context, MockSite, Target, TestModule, root_key
 from mockpolicy.source import Lines, SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
-from mockpolicy.symbols import ClassInfo, Kind, Scope, Value, class_of
+from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value, class_of
 from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, SPY_KEYWORD, callee_name, is_fixture
 
 # What a project's logger class derives from (``logging.getLoggerClass()`` as a base too).
@@ -51,6 +51,8 @@ class Memo:
         self._digests: dict[Path, str] = {}  # of the bytes ``lines`` read
         self._passed_over: set[Path] = set()  # read once and not kept (``lines(keep=False)``)
         self._outcomes: dict[int, tuple[FunctionNode, frozenset[Outcome] | None]] = {}
+        # (function, its class) -> what ``Analysis._returned_calls`` found, with what it read
+        self.returned_calls: dict[tuple[int, int], tuple[list[Value], Deps]] = {}
         # What ``mockpolicy.telling`` reads once per engine: the project's source
         # files, their text and trees, the callers of each mocked function.
         self.extra: dict[object, object] = {}
@@ -621,10 +623,19 @@ class Analysis:
 
     def _returned_calls(self, function: Value) -> list[Value]:
         """The project functions whose call ``function`` returns outside any
-        ``try`` (so whatever they raise reaches its caller)."""
+        ``try`` (so whatever they raise reaches its caller); remembered per
+        engine for a function of a long-lived module."""
         node, module = function.function, self.resolver.index.get(function.module)
         if node is None or module is None:
             return []
+        if module.volatile or self.resolver.is_volatile(function.owner):
+            return self._find_returned_calls(node, module, function.owner)
+        return self.memo.tracker.remembered(  # the index holds ``node`` and its class: their ids stay
+            self.memo.returned_calls, (id(node), id(function.owner)),
+            lambda: self._find_returned_calls(node, module, function.owner),
+        )
+
+    def _find_returned_calls(self, node: FunctionNode, module: ModuleInfo, owner: ClassInfo | None) -> list[Value]:
         done = reading_once(node)
         returned: list[ast.Call] = []
         pending: list[ast.stmt] = list(node.body)
@@ -640,12 +651,14 @@ class Analysis:
                         pending.extend(s for case in inner if isinstance(case, ast.match_case) for s in case.body)
         found: list[Value] = []
         if returned:
-            scope = self.resolver.function_scope(node, module, function.owner)
+            scope = self.resolver.function_scope(node, module, owner)
             for call in returned:
                 callee = self.resolver.evaluate(call.func, scope)
                 if callee.kind is Kind.FUNCTION and callee.function is not None and callee.function is not node \
                         and self.resolver.is_first_party(callee):
                     found.append(callee)
+        if done is not NOTHING:
+            self.resolver.forget_facts(node)  # read from the nodes about to go
         done()
         return found
 

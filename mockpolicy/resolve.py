@@ -135,9 +135,9 @@ class Resolver:
     def _resolve_dotted_once(self, path: str) -> tuple[Value, bool]:
         """What ``path`` denotes, and whether that belongs to the file under analysis."""
         found = self._resolve_dotted(path)
-        return found, self._is_volatile(found.cls) or self._is_volatile(found.owner) or self.index.is_analysed(found.module)
+        return found, self.is_volatile(found.cls) or self.is_volatile(found.owner) or self.index.is_analysed(found.module)
 
-    def _is_volatile(self, cls: ClassInfo | None) -> bool:
+    def is_volatile(self, cls: ClassInfo | None) -> bool:
         """Whether ``cls`` belongs to the file under analysis (whose trees are not kept)."""
         if cls is None:
             return False
@@ -1062,7 +1062,7 @@ class Resolver:
         the coroutine an ``async def`` makes gives): the common value of all its
         results, else UNKNOWN."""
         key = (id(function), id(owner), yielded, awaited)
-        cached = params is None and not module.volatile and not self._is_volatile(owner)
+        cached = params is None and not module.volatile and not self.is_volatile(owner)
         if not cached and params is not None:
             # A function reached again while its result with arguments is being
             # found gives UNKNOWN, as a recursive call does when cached: followed,

@@ -475,20 +475,11 @@ def _find_callers(analysis: Analysis, function: Value, dotted: frozenset[str]) -
         if not calling:
             continue
         for qualname, node, owner in calling:
-            done = reading_once(node)
-            calls = _named_calls(analysis, node, short)
-            if not calls:
-                if done is not NOTHING:
-                    _forget_calls(analysis, node, short, calls)
-                    done()
+            values = _callee_values(analysis, info, node, owner, short)
+            if not any(_calls(value, function, dotted) for value in values):
                 continue
-            values = _callee_values(analysis, info, node, owner, calls)
+            calls = _named_calls(analysis, node, short)  # a caller: its body stays parsed
             hits = [call for call, value in zip(calls, values) if _calls(value, function, dotted)]
-            if not hits:
-                if done is not NOTHING:  # no caller, its body parsed for this search alone: drop it again
-                    _forget_calls(analysis, node, short, calls)
-                    done()
-                continue
             # (unreadable since it was indexed: conditions are shown unparsed)
             found.append(Caller(qualname, node, hits, analysis.memo.lines(path) or Lines(""), info, owner))
     return found + _dispatching_callers(analysis, function)
@@ -513,27 +504,47 @@ def _dispatching_callers(analysis: Analysis, function: Value) -> list[Caller]:
         if method_owner != owner or node is function.function or not arguments:
             continue
         this = arguments[0].arg
-        done = reading_once(node)
-        calls = [
+        if not any(re.fullmatch(pattern, name) for pattern in _dispatch_patterns(analysis, node, this)):
+            continue
+        calls = [  # a caller: its body stays parsed
             call for call in own_nodes(node)
             if isinstance(call, ast.Call) and _dispatches_to(call.func, this, name)
         ]
-        if not calls:
-            done()
-            continue
         found.append(Caller(qualname, node, calls, analysis.memo.lines(info.path) or Lines(""), info, owner))
     return found
+
+
+def _dispatch_patterns(analysis: Analysis, node: FunctionNode, this: str) -> list[str]:
+    """``_dispatch_pattern`` of each call in ``node``'s own body that has one;
+    read once per engine (from the body alone, which a walk here does not keep:
+    every method of a class is searched for each of its mocked methods)."""
+    memory = cast("dict[int, list[str]]", analysis.memo.extra.setdefault("dispatch patterns", {}))
+    known = memory.get(id(node))  # the index holds ``node``: its id stays
+    if known is None:
+        done = reading_once(node)
+        known = memory[id(node)] = [
+            pattern for call in own_nodes(node)
+            if isinstance(call, ast.Call) and (pattern := _dispatch_pattern(call.func, this)) is not None
+        ]
+        done()
+    return known
 
 
 def _dispatches_to(func: ast.expr, this: str, name: str) -> bool:
     """Whether ``func`` is ``getattr(this, <a name computed from constants and
     values>)`` and ``name`` fits the constants."""
-    if not (isinstance(func, ast.Call) and callee_name(func) == "getattr" and len(func.args) >= 2):
-        return False
-    if not (isinstance(func.args[0], ast.Name) and func.args[0].id == this):
-        return False
-    pattern = _name_pattern(func.args[1])
+    pattern = _dispatch_pattern(func, this)
     return pattern is not None and re.fullmatch(pattern, name) is not None
+
+
+def _dispatch_pattern(func: ast.expr, this: str) -> str | None:
+    """For ``func`` spelling ``getattr(this, <a name computed from constants and
+    values>)``, the regular expression of the names it may get (``_name_pattern``)."""
+    if not (isinstance(func, ast.Call) and callee_name(func) == "getattr" and len(func.args) >= 2):
+        return None
+    if not (isinstance(func.args[0], ast.Name) and func.args[0].id == this):
+        return None
+    return _name_pattern(func.args[1])
 
 
 def _name_pattern(expr: ast.expr) -> str | None:
@@ -570,17 +581,6 @@ def _name_pattern_parts(expr: ast.expr) -> list[str | None] | None:
         left, right = _name_pattern_parts(expr.left), _name_pattern_parts(expr.right)
         return None if left is None or right is None else [*left, *right]
     return [None]
-
-
-def _forget_calls(analysis: Analysis, node: FunctionNode, name: str, calls: list[ast.Call]) -> None:
-    """Drop what ``_named_calls`` remembered of the calls in ``node``, what
-    ``_callee_values`` remembered of its ``calls`` of ``name``, and the
-    resolver's facts of its body, before its deferred body is unloaded: the
-    next parse makes new nodes, which may reuse the ids."""
-    cast("dict[object, object]", analysis.memo.extra.get("named calls", {})).pop(id(node), None)
-    if calls:
-        cast("dict[object, object]", analysis.memo.extra.get("callee values", {})).pop((id(node), id(calls[0])), None)
-    analysis.resolver.forget_facts(node)
 
 
 def fills_itself(analysis: Analysis, module: str) -> bool:
@@ -635,24 +635,30 @@ def _named_calls(analysis: Analysis, node: FunctionNode, name: str) -> list[ast.
     return by_name.get(name, [])
 
 
-def _callee_values(
-    analysis: Analysis, info: ModuleInfo, node: FunctionNode, owner: str, calls: list[ast.Call],
-) -> list[Value]:
-    """What each of ``calls`` (calls of one name in ``node``) calls, resolved in
-    the function with ``self`` an instance of its class; remembered with what
-    resolving read, since many mocked functions share a name."""
+def _callee_values(analysis: Analysis, info: ModuleInfo, node: FunctionNode, owner: str, name: str) -> list[Value]:
+    """What each call of ``name`` in ``node``'s own body calls, in the order of
+    ``_named_calls``, resolved in the function with ``self`` an instance of its
+    class. Remembered per engine with what resolving read: many mocked
+    functions share a name (nova's tests mock dozens of ``save`` methods), and
+    a body parsed for this alone is dropped again (``reading_once``)."""
     memory = cast("dict[object, tuple[list[Value], Deps]]", analysis.memo.extra.setdefault("callee values", {}))
     resolver = analysis.resolver
 
     def resolve() -> list[Value]:
-        cls = resolver.resolve_dotted(owner).cls if owner else None
+        done = reading_once(node)
+        calls = calls_in(node).get(name, []) if done is not NOTHING else _named_calls(analysis, node, name)
         try:
+            cls = resolver.resolve_dotted(owner).cls if owner else None
             scope = resolver.function_scope(node, info, cls)
             return [resolver.evaluate(call.func, scope) for call in calls]
         except RecursionError:
             return [UNKNOWN] * len(calls)
+        finally:
+            if done is not NOTHING:
+                resolver.forget_facts(node)  # read from the nodes about to go
+                done()
 
-    return analysis.memo.tracker.remembered(memory, (id(node), id(calls[0])), resolve)
+    return analysis.memo.tracker.remembered(memory, (id(node), name), resolve)  # the index holds ``node``: its id stays
 
 
 def _files_calling(analysis: Analysis, name: str) -> list[Path]:
