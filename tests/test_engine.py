@@ -160,6 +160,25 @@ def test_a_lean_engine_finds_exactly_what_a_normal_one_finds() -> None:
 
 
 @pytest.mark.parametrize("lean", [False, True], ids=["normal", "lean"])
+def test_what_an_engine_remembers_from_other_files_never_changes_a_files_findings(lean: bool) -> None:
+    """Each file's findings from one long-lived engine, in either order, are
+    those of a fresh engine: what it remembers per engine (the callers of a
+    mocked function, what a function's calls of a name resolve to, which
+    functions a function returns the result of) holds for every file."""
+    from conftest import REPO
+
+    projects = [REPO / "examples" / "shop", REPO / "tests" / "functional_project"]
+    files = [path for project in projects for path in sorted(project.rglob("*.py")) if "src" not in path.parts]
+    alone = {path: Session(lean=lean).engine_for(path).analyse_file(path) for path in files}
+    for order in (files, files[::-1]):
+        session = Session(lean=lean)
+        for path in order:
+            assert session.engine_for(path).analyse_file(path) == alone[path], path
+    assert sum(len(found) for found in alone.values()) > 100
+    assert any(finding.symbol == "undocumented-partial-mock" for found in alone.values() for finding in found)
+
+
+@pytest.mark.parametrize("lean", [False, True], ids=["normal", "lean"])
 def test_an_engine_reading_module_summaries_finds_exactly_what_a_full_parse_finds(
     tmp_path: Path, lean: bool
 ) -> None:
