@@ -825,29 +825,47 @@ def helper_words(sources: Iterable[bytes], declared: frozenset[str] = frozenset(
     to the next ``def``, nested ones included, holds a mocking word, or calls
     a name found so (``MAX_WRAPPING`` levels); no test, set-up, tear-down or
     dunder. The last names of the ``declared`` helpers too."""
-    found = {name.rpartition(".")[2].encode() for name in declared}
-    calling: list[tuple[bytes, frozenset[bytes]]] = []  # defs without mocking words: (name, what they call)
-    for data in sources:
-        if not MOCKING_WORDS.search(data):
-            continue
-        matches = list(_def_lines(data))
-        enclosing: list[tuple[int, bytes]] = []
-        for number, (indent, match) in enumerate(matches):
-            name = match.group(1)
-            while enclosing and enclosing[-1][0] >= indent:
-                enclosing.pop()
-            enclosing.append((indent, name))
-            end = matches[number + 1][1].start() if number + 1 < len(matches) else len(data)
-            if MOCKING_WORDS.search(data, match.end(), end):
-                found.update(outer for _, outer in enclosing)
-            else:
-                calling.append((name, frozenset(CALLED_WORD.findall(data, match.end(), end))))
+    return _combined_helper_words([helper_word_part(data) for data in sources], declared)
+
+
+# What one file gives ``helper_words``: the defs holding a mocking word (with
+# the defs enclosing them), and each other def with the names it calls.
+HelperWordPart = tuple[frozenset[str], list[tuple[str, frozenset[str]]]]
+
+
+def helper_word_part(data: bytes) -> HelperWordPart:
+    """The part of ``helper_words`` read from the text of one file."""
+    found: set[bytes] = set()
+    calling: list[tuple[str, frozenset[str]]] = []
+    if not MOCKING_WORDS.search(data):
+        return frozenset(), calling
+    matches = list(_def_lines(data))
+    enclosing: list[tuple[int, bytes]] = []
+    for number, (indent, match) in enumerate(matches):
+        name = match.group(1)
+        while enclosing and enclosing[-1][0] >= indent:
+            enclosing.pop()
+        enclosing.append((indent, name))
+        end = matches[number + 1][1].start() if number + 1 < len(matches) else len(data)
+        if MOCKING_WORDS.search(data, match.end(), end):
+            found.update(outer for _, outer in enclosing)
+        else:
+            calls = frozenset(word.decode("ascii") for word in CALLED_WORD.findall(data, match.end(), end))
+            calling.append((name.decode("ascii"), calls))
+    return frozenset(name.decode("ascii") for name in found), calling  # ``\w`` in a bytes pattern is ASCII
+
+
+def _combined_helper_words(parts: list[HelperWordPart], declared: frozenset[str]) -> frozenset[str]:
+    found = {name.rpartition(".")[2] for name in declared}
+    calling: list[tuple[str, frozenset[str]]] = []  # defs without mocking words, in the files' order
+    for direct, others in parts:
+        found.update(direct)
+        calling.extend(others)
     for _ in range(MAX_WRAPPING):
         found.update(name for name, calls in calling if not calls.isdisjoint(found))
     skipped = SETUP_NAMES | TEARDOWN_NAMES
-    names = (name.decode("ascii", "replace") for name in found)
     return frozenset(
-        name for name in names
+        name for name in found
         if not name.startswith(TEST_PREFIX) and name not in skipped and not (name.startswith("__") and name.endswith("__"))
     )
 
@@ -866,19 +884,52 @@ def project_helper_words(project: Project, store: SummaryStore | None = None) ->
     """``helper_words`` of every file of the project's tests
     (``Project.code_of_the_tests``) and its ``mock-helpers``; a file that
     cannot be read, or is over the size limit, is left out. Kept in ``store``
-    by the digests of those files' bytes (reading them is a tenth of finding the words)."""
+    by the digests of those files' bytes (reading them is a tenth of finding
+    the words), with each file's part by its digest: after an edit, only the
+    edited files are read for words again."""
     read = list(_readable(project.code_of_the_tests(), project.max_file_bytes))
     if store is None:
         return helper_words((data for _, data in read), project.mock_helpers)
+    digests = [digest(data) for _, data in read]
     key = digest(json.dumps(
-        [sorted(project.mock_helpers), [[str(path), digest(data)] for path, data in read]]
+        [sorted(project.mock_helpers), [[str(path), named] for (path, _), named in zip(read, digests)]]
     ).encode("utf-8", "surrogateescape"))
     kept = store.load("helper words", key)
     if isinstance(kept, list) and all(isinstance(word, str) for word in kept):
         return frozenset(kept)
-    found = helper_words((data for _, data in read), project.mock_helpers)
+    known = _kept_parts(store.load("helper word parts", _PARTS))
+    parts = [known.get(named) or helper_word_part(data) for (_, data), named in zip(read, digests)]
+    found = _combined_helper_words(parts, project.mock_helpers)
+    store.save("helper word parts", _PARTS, {
+        named: [sorted(direct), [[name, sorted(calls)] for name, calls in others]]
+        for named, (direct, others) in zip(digests, parts)
+    })
     store.save("helper words", key, sorted(found))
     return found
+
+
+_PARTS = "by digest"  # the one record of the tests' files' parts of ``helper_words``
+
+
+def _kept_parts(record: object) -> dict[str, HelperWordPart]:
+    """The parts a "helper word parts" record keeps, by file digest; those not
+    well formed are left out (read again)."""
+    parts: dict[str, HelperWordPart] = {}
+    if not isinstance(record, dict):
+        return parts
+    for named, part in record.items():
+        if not (isinstance(part, list) and len(part) == 2 and isinstance(part[0], list) and isinstance(part[1], list)):
+            continue
+        direct, others = part
+        if not all(isinstance(name, str) for name in direct):
+            continue
+        if not all(
+            isinstance(other, list) and len(other) == 2 and isinstance(other[0], str) and isinstance(other[1], list)
+            and all(isinstance(word, str) for word in other[1]) for other in others
+        ):
+            continue
+        parts[named] = (frozenset(direct), [(name, frozenset(calls)) for name, calls in others])
+    return parts
 
 
 def _readable(paths: list[Path], limit: int) -> Iterator[tuple[Path, bytes]]:

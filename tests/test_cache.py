@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import APP_FILES, CALLERS_FILES, mockpolicy, write_tree
 
+from mockpolicy.deps import digest
+
 LIBRARY = {
     "fakelib/__init__.py": """
         def decide(flag):
@@ -424,7 +426,7 @@ def test_module_summaries_are_kept_and_give_the_findings_a_full_parse_gives(proj
     fresh = mockpolicy("check", "--no-baseline", "--no-cache", "tests/test_jobs.py", cwd=project, env=env)
     assert _warm_summaries_only(project, env, "tests/test_jobs.py").stdout == fresh.stdout  # one file: skeletons
     kept = _summaries(project)
-    assert {name.partition(":")[0] for name in kept} == {"skeleton", "helper words"}  # no partial mock: no callers
+    assert {name.partition(":")[0] for name in kept} == {"skeleton", "helper words", "helper word parts"}  # no callers
     assert any(body["record"]["spans"] for name, (_, body) in kept.items() if name.startswith("skeleton:"))  # type: ignore[index]
     stamps = {name: path.stat().st_mtime_ns for name, (path, _) in kept.items()}
     warm = _warm_summaries_only(project, env, "tests/test_jobs.py")
@@ -502,3 +504,31 @@ def test_the_helper_words_kept_are_what_the_run_reads(project: Path) -> None:
     assert mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout == before
     write_tree(project, {"tests/support.py": "def swap_in(target):\n    return target\n"})  # no longer a helper
     assert "tests/test_plain.py" not in mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout
+
+
+def test_after_an_edit_the_helper_words_of_the_other_test_files_are_not_read_again(project: Path) -> None:
+    """Each test file's part of the helper words is kept by its digest: after
+    another file's edit, the part kept is what the run reads (here a signed
+    part of tests/support.py naming no helper leaves the file calling its
+    helper unanalysed), and a part not well formed is read again."""
+    EDITS["a helper of the tests"](project)
+    env = _signed_env(project)
+    before = mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout
+    assert "tests/test_plain.py:4:1: first-party-mock" in before
+    (path, body), = [found for name, found in _summaries(project).items() if name.startswith("helper word parts:")]
+    parts: dict[str, list[object]] = body["record"]  # type: ignore[assignment]
+    support = digest((project / "tests" / "support.py").read_bytes())
+    assert parts[support][0] == ["swap_in"]
+
+    def edit_another_test_file(line: str) -> None:  # the files' digests give the words another key
+        with (project / "tests" / "test_jobs.py").open("a") as handle:
+            handle.write(line)
+        shutil.rmtree(project / ".mockpolicy_cache" / "findings")
+
+    path.write_bytes(_sign({**body, "record": {**parts, support: [[], []]}}))
+    edit_another_test_file("# one\n")
+    assert "tests/test_plain.py" not in mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout
+    path.write_bytes(_sign({**body, "record": {**parts, support: [["swap_in"], "not a list"]}}))
+    edit_another_test_file("# two\n")
+    assert mockpolicy("check", "--no-baseline", cwd=project, env=env).stdout == before
+    assert json.loads(path.read_bytes().partition(b"\n")[2])["record"][support][0] == ["swap_in"]  # read again, kept
