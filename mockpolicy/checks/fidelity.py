@@ -72,12 +72,15 @@ def _unspecced(site: MockSite) -> str | None:
     if site.kind == "mock" and site.callee.rpartition(".")[2] in OPEN_MOCK_CLASSES:
         spec = call.args[0] if call.args else (_keyword(call, "spec") or _keyword(call, "spec_set"))
         name = site.callee.rpartition(".")[2]
+        written = callee_name(call.func) or name  # a subclass or an alias is named as the test spells it
+        kind = f" (a {name})" if written != name else ""
         if spec is None:
             if _keyword(call, "autospec") is not None:  # ``Mock(autospec=True)``: a child attribute named autospec
-                return f"{name}(autospec=...) has no spec ({name} takes no autospec argument: it only sets an attribute of that name)"
-            return f"{name}() has no spec"
+                return (f"{written}(autospec=...){kind} has no spec "
+                        f"({name} takes no autospec argument: it only sets an attribute of that name)")
+            return f"{written}(){kind} has no spec"
         if _is_constant(spec, None):
-            return f"{name}(spec=None) has no spec"
+            return f"{written}(spec=None){kind} has no spec"
     return None
 
 

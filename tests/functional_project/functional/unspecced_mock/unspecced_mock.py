@@ -98,3 +98,12 @@ def test_patch_of_an_attribute_of_an_open_mock():  # the advice: a spec for the 
     client = Mock()  # [unspecced-mock]
     with mock.patch.object(client.images, "list", return_value=[]):  # [unspecced-mock]
         jobs.run("a")
+
+
+class RecordingMock(mock.MagicMock):
+    """A MagicMock subclass of the tests: the message names it as the test spells it."""
+
+
+def test_a_mock_subclass_without_a_spec():
+    storage = RecordingMock(return_value=None)  # [unspecced-mock]
+    storage()
