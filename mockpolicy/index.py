@@ -332,13 +332,13 @@ class _Summarizer:
         self_name = init.args.args[0].arg
         for node in walk(init):
             if isinstance(node, ast.Assign):
-                for target in node.targets:
+                for target, assigned in (pair for whole in node.targets for pair in paired_elements(whole, node.value)):
                     if (
                         isinstance(target, ast.Attribute)
                         and isinstance(target.value, ast.Name)
                         and target.value.id == self_name
                     ):
-                        cls.instance_attrs.setdefault(target.attr, (node.value, init))
+                        cls.instance_attrs.setdefault(target.attr, (assigned, init))
             elif (
                 isinstance(node, ast.AnnAssign)
                 and isinstance(node.target, ast.Attribute)
@@ -350,6 +350,21 @@ class _Summarizer:
                     value = instance_of_declared(node.annotation)  # set later: the declared type says what
                 if value is not None:
                     cls.instance_attrs.setdefault(node.target.attr, (value, init))
+
+
+def paired_elements(target: ast.expr, value: ast.expr) -> Iterator[tuple[ast.expr, ast.expr]]:
+    """Each target of an assignment with the value it gets: element by element
+    for a tuple or list unpacking a literal of as many elements, none starred
+    (``self.engine, self.other = Engine(), Mock()``); else ``target`` and ``value``."""
+    if (
+        isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+        and len(target.elts) == len(value.elts)
+        and not any(isinstance(element, ast.Starred) for element in (*target.elts, *value.elts))
+    ):
+        for inner_target, inner_value in zip(target.elts, value.elts):
+            yield from paired_elements(inner_target, inner_value)
+    else:
+        yield target, value
 
 
 def _called_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str) -> set[str]:

@@ -43,3 +43,18 @@ class TestAssignedOverCode(unittest.TestCase):
         store = Storage()
         store.load = mock.Mock(return_value={})  # mock-boundary: the disk is not here
         assert store.load(1) == {}
+
+    def test_a_fake_written_in_place_is_no_spy(self):
+        store = Storage()
+        store.load = mock.Mock(wraps=lambda key: {})  # [first-party-mock]
+        with mock.patch.object(Storage, "load", wraps=lambda self, key: {}):  # [first-party-mock]
+            store.load(1)
+
+
+class TestAssignedInPairs(unittest.TestCase):
+    def setUp(self):
+        self.store, self.other = Storage(), mock.Mock()
+        self.store.load = mock.Mock(return_value={})  # [first-party-mock]
+
+    def test_load(self):
+        assert self.store.load(1) == {}
