@@ -246,7 +246,7 @@ class Analysis:
         Mock(return_value=None)``): the function or class the attribute holds,
         which the assignment replaces; empty for anything else (an object held
         in an attribute is a collaborator swapped, not code replaced)."""
-        if site.kind not in ("mock", "autospec") or any(k.arg == SPY_KEYWORD for k in site.call.keywords):
+        if site.kind not in ("mock", "autospec") or site.wrapped is not None:
             return []
         if self._assigned is None:
             self._assigned = {

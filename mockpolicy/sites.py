@@ -141,11 +141,18 @@ class MockSite:
         or a side effect that is the patched attribute itself
         (``patch.object(common, "setup", side_effect=common.setup)``)."""
         given = {keyword.arg: keyword.value for keyword in self.call.keywords}
-        wrapped = given.get(SPY_KEYWORD)
-        if wrapped is not None and not isinstance(wrapped, ast.Constant) and not given.keys() & ANSWERING_KEYWORDS:
+        if self.wrapped is not None and not given.keys() & ANSWERING_KEYWORDS:
             return True
         effect = given.get(SIDE_EFFECT)
         return effect is not None and self.names_the_target(effect)
+
+    @property
+    def wrapped(self) -> ast.expr | None:
+        """What the double hands its calls to (``wraps=``); None without one,
+        and for a constant or a lambda: a fake written in place
+        (``Mock(wraps=lambda: "x")``) runs no real code."""
+        wrapped = next((keyword.value for keyword in self.call.keywords if keyword.arg == SPY_KEYWORD), None)
+        return None if isinstance(wrapped, (ast.Constant, ast.Lambda)) else wrapped
 
     def names_the_target(self, expr: ast.expr) -> bool:
         """Whether ``expr`` spells the attribute the patch replaces: ``obj.name``
