@@ -29,7 +29,7 @@ from mockpolicy.sites import Context, MockSite, Target, TestModule, root_key
 from mockpolicy.source import Lines, SourceError, read_source, segment
 from mockpolicy.subclasses import Subclasses
 from mockpolicy.symbols import ClassInfo, Kind, ModuleInfo, Scope, Value, class_of
-from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, SPY_KEYWORD, callee_name, is_fixture
+from mockpolicy.vocabulary import RETURN_VALUE, SETUP_NAMES, SIDE_EFFECT, callee_name, is_fixture
 
 # What a project's logger class derives from (``logging.getLoggerClass()`` as a base too).
 _LOGGER_CLASSES = frozenset({"logging.Logger", "logging.RootLogger", "logging.LoggerAdapter", "logging.getLoggerClass()"})
@@ -269,8 +269,8 @@ class Analysis:
         the wrapped object's class, or the wrapped function, which it stands in for."""
         if site.kind != "mock" or not self.answered_later(site):
             return []
-        wrapped = next((keyword.value for keyword in site.call.keywords if keyword.arg == SPY_KEYWORD), None)
-        if wrapped is None or isinstance(wrapped, ast.Constant):
+        wrapped = site.wrapped
+        if wrapped is None:
             return []
         value = self.resolver.evaluate(wrapped, self.module.scope(site.owner))
         if value.kind is Kind.INSTANCE and value.cls is not None:
