@@ -24,6 +24,7 @@ from mockpolicy.functions import (
     dotted_parts,
     facts_from_statements,
     import_bindings,
+    own_nodes,
     rebound_attributes,
     walk,
 )
@@ -763,7 +764,8 @@ class TestModule:
             target = argument("target")
             texts: list[str | None] = [const(target)]
             if texts[0] is None and target is not None:
-                texts = [*self._parametrized_texts(target, owner, scope)] or texts
+                texts = [*self._parametrized_texts(target, owner, scope)] \
+                    or [*self._looped_texts(target, owner, scope, call)] or texts
             for text in texts:
                 add_dotted(text, argument("new"))
         elif kind == "patch.object" and (rows := self._parametrized_rows(argument("target"), argument("attribute"), owner)):
@@ -776,8 +778,9 @@ class TestModule:
             attribute_names: list[str | None] = [const(attribute)]
             if attribute_names[0] is None and isinstance(attribute, ast.Name):  # a name a parametrize mark gives
                 attribute_names = [value.const for value in self._parametrized_objects(attribute, owner)] or attribute_names
-            elif attribute_names[0] is None and attribute is not None:  # spelt from one (``f"_{operation}"``)
-                attribute_names = [*self._parametrized_texts(attribute, owner, scope)] or attribute_names
+            if attribute_names[0] is None and attribute is not None:  # spelt from one (``f"_{operation}"``), or a loop's
+                attribute_names = [*self._parametrized_texts(attribute, owner, scope)] \
+                    or [*self._looped_texts(attribute, owner, scope, call)] or attribute_names
             for attribute_name in attribute_names:
                 add_attribute(argument("target"), attribute_name, argument("new"))
         elif kind == "patch.multiple":
@@ -892,14 +895,46 @@ class TestModule:
         values = parametrized_values(node, name, self._module_list)
         if not values:
             return []
+        return self._folded_for_each(expr, scope, name, [self.resolver.evaluate(value, scope) for value in values])
+
+    def _looped_texts(self, expr: ast.expr, owner: Context, scope: Scope, call: ast.Call) -> list[str]:
+        """The strings ``expr`` (a patch target read from the variable of a
+        loop or comprehension around ``call``: ``for target in TARGETS:
+        patch(target)``, ``[patch(t) for t in TARGETS]``) folds to, one for
+        each item it goes over, when that is a list or tuple the resolver
+        reads item by item (a literal, a module's constant, a function
+        returning one); empty when that cannot be listed, when a condition
+        picks among the items, or when the test binds the variable elsewhere too."""
+        node = owner.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        read = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+        around: list[tuple[str, ast.expr]] = []
+        for loop in own_nodes(node):
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name) \
+                    and loop.target.id in read and _encloses(loop, call):
+                around.append((loop.target.id, loop.iter))
+            elif isinstance(loop, _COMPREHENSIONS) and _encloses(loop, call):
+                around.extend(
+                    (generator.target.id, generator.iter) for generator in loop.generators
+                    if isinstance(generator.target, ast.Name) and generator.target.id in read and not generator.ifs
+                )
+        if len(around) != 1 or around[0][0] in owner.assigns:
+            return []
+        name, iterable = around[0]
+        items = self.resolver.evaluate(iterable, scope).elements
+        return self._folded_for_each(expr, scope, name, list(items)) if items else []
+
+    def _folded_for_each(self, expr: ast.expr, scope: Scope, name: str, givens: list[Value]) -> list[str]:
+        """The distinct strings ``expr`` folds to with ``name`` holding each of
+        ``givens`` in turn; empty when one of them, or what it folds to, is not a string."""
         texts: list[str] = []
-        for value in values:
-            given = self.resolver.evaluate(value, scope)
+        local = scope.local
+        for given in givens:
             if given.const is None:
                 return []
-            local = scope.local
 
-            def lookup(looked_up: str, given: Value = given, local: Lookup | None = local) -> Value | None:
+            def lookup(looked_up: str, given: Value = given) -> Value | None:
                 if looked_up == name:
                     return given
                 return local(looked_up) if local is not None else None
@@ -1122,6 +1157,15 @@ class TestModule:
 
 def _is_start(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == PATCHER_START
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _encloses(outer: ast.stmt | ast.expr, inner: ast.expr) -> bool:
+    """Whether ``inner`` lies within the lines and columns ``outer`` spans."""
+    start, end = (outer.lineno, outer.col_offset), (outer.end_lineno or outer.lineno, outer.end_col_offset or 0)
+    return start <= (inner.lineno, inner.col_offset) and (inner.end_lineno or inner.lineno, inner.end_col_offset or 0) <= end
 
 
 def _source(expr: ast.expr) -> str:

@@ -230,7 +230,9 @@ def check(analysis: Analysis) -> Iterator[Finding]:
             continue
         subject = f"'{_patched(site)}': " if site.kind in PATCH_KINDS and site.targets else ""
         if not subject and reason.startswith("it "):  # a target named only at run time (a helper's parameter)
-            reason = "The patch's target" + reason.removeprefix("it")
+            written = site.entry.argument(call, "target") if site.kind == "patch" else None
+            shown = f" (whatever {ast.unparse(written)} holds when the test runs)" if written is not None else ""
+            reason = f"The patch's target{shown}" + reason.removeprefix("it")
         yield analysis.finding(
             call, UNSPECCED_MOCK.symbol,
             f"{subject}{reason}, so a misspelt or removed attribute still answers and the test stays "

@@ -97,3 +97,42 @@ def test_a_method_inherited_through_the_second_base():
         pass
     with mock.patch.object(proxies.RegisteredProxy, "get"):
         pass
+
+
+TARGETS = ["shopfp.jobs.run", "shopfp.jobs.assign"]
+LIBRARY_TARGETS = ("os.getcwd", "time.sleep")
+
+
+def targets_to_patch():
+    return TARGETS
+
+
+def test_targets_a_loop_goes_over():
+    for target in ["shopfp.jobs.run", "shopfp.jobs.reload"]:
+        with mock.patch(target):  # [first-party-mock]
+            pass
+    for target in TARGETS:
+        mock.patch(target, new=lambda order_id: None).start()  # [first-party-mock]
+    for target in targets_to_patch():
+        with mock.patch(f"{target}"):  # [first-party-mock]
+            pass
+    for name in ("claim", "static"):
+        with mock.patch.object(jobs.Runner, name):  # [first-party-mock]
+            pass
+    for target in LIBRARY_TARGETS:
+        with mock.patch(target):
+            pass
+    patchers = [mock.patch(target) for target in TARGETS]  # [first-party-mock]
+    patchers += [mock.patch(target) for target in LIBRARY_TARGETS]
+    patchers += [mock.patch(target) for target in TARGETS if target.endswith("assign")]  # a pick: not listed
+    mock.patch.stopall()
+
+
+def test_loop_targets_that_cannot_be_listed(names):
+    for target in names:
+        with mock.patch(target):
+            pass
+    for target in ["shopfp.jobs.run"]:
+        target = "os.getcwd"
+        with mock.patch(target):
+            pass
