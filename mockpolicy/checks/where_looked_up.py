@@ -10,6 +10,7 @@ patch the name there too.
 
 from __future__ import annotations
 
+import ast
 import io
 import tokenize
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from mockpolicy.analysis import MOCK_WORDS, Analysis, Family
 from mockpolicy.findings import Finding
+from mockpolicy.functions import FunctionNode, own_nodes
 from mockpolicy.rules import PATCH_AT_DEFINITION_SITE
 from mockpolicy.sites import Context, MockSite
 from mockpolicy.source import SourceError, decode_source, read_source
@@ -36,18 +38,21 @@ def _used_modules(analysis: Analysis) -> set[str]:
     return used
 
 
-def _exercised(analysis: Analysis, context: Context) -> set[str]:
-    """Modules whose code the test calls directly: the modules defining the
-    functions and classes its calls resolve to."""
+def _exercised(analysis: Analysis, context: Context) -> tuple[set[str], list[FunctionNode]]:
+    """Modules whose code the test calls directly (the modules defining the
+    functions and classes its calls resolve to), and the functions among them."""
     scope = analysis.module.scope(context)
     modules = set()
+    functions: list[FunctionNode] = []
     for call in context.calls:
         value = analysis.resolver.evaluate(call.func, scope)
         if value.kind in (Kind.FUNCTION, Kind.CLASS) and value.module:
             modules.add(value.module)
+            if value.function is not None:
+                functions.append(value.function)
         elif value.kind is Kind.INSTANCE and value.cls is not None:  # a method called on an object
             modules.add(value.cls.module)
-    return modules
+    return modules, functions
 
 
 def check(analysis: Analysis) -> Iterator[Finding]:
@@ -76,11 +81,16 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         if site.owner.class_info is not None and not site.owner.is_function:  # a class decorator
             contexts = [c for c in analysis.module.contexts if c.parent is site.owner]
         exercised: set[str] = set()
+        called: list[FunctionNode] = []
         for context in contexts:
             if id(context) not in exercised_by:
-                exercised_by[id(context)] = _exercised(analysis, context) & used
-            exercised |= exercised_by[id(context)]
-        holders = [(module, local) for module, local in holders if module in exercised]
+                exercised_by[id(context)] = _exercised(analysis, context)
+            exercised |= exercised_by[id(context)][0] & used
+            called += exercised_by[id(context)][1]
+        holders = [
+            (module, local) for module, local in holders if module in exercised
+            and (not _also_looked_up(analysis, module, target) or any(_reads(function, local) for function in called))
+        ]
         patched = {
             other_target.text for other in analysis.module.sites
             if other.owner is site.owner or other.owner is site.owner.parent for other_target in other.targets
@@ -107,10 +117,29 @@ def _imported_as(analysis: Analysis, module: str, target: str) -> list[str]:
             and info.bindings[local].kind == "import" and (info.path is None or _reads_name(info.path, local))]
 
 
-def _reads_name(path: Path, name: str) -> bool:
+def _also_looked_up(analysis: Analysis, module: str, target: str) -> bool:
+    """Whether ``module`` also reads ``target`` through the module defining it
+    (``hashlib.sha256`` beside ``from hashlib import sha256``): code there
+    sees the patch, so only a function the test calls that reads the name
+    imported by value shows the patch missing."""
+    defining, _, name = target.rpartition(".")
+    info = analysis.resolver.index.get(module)
+    if info is None or info.path is None:
+        return False
+    aliases = {local for local, binding in info.bindings.items() if binding.kind == "import" and binding.target == defining}
+    return bool(aliases) and _reads_name(info.path, name, after=aliases)
+
+
+def _reads(function: FunctionNode, name: str) -> bool:
+    """Whether ``function``'s own body reads the name ``name``."""
+    return any(isinstance(node, ast.Name) and node.id == name for node in own_nodes(function))
+
+
+def _reads_name(path: Path, name: str, after: set[str] | None = None) -> bool:
     """Whether the code of the module at ``path`` uses ``name`` outside its
     import statements (in a docstring, a comment or ``__all__`` it is only
-    re-exported: nothing there calls the original). True when the file
+    re-exported: nothing there calls the original); with ``after``, as the
+    attribute of one of those names (``hashlib.sha256``). True when the file
     cannot be read or tokenized, as if it did."""
     try:
         text = decode_source(read_source(path))
@@ -118,7 +147,7 @@ def _reads_name(path: Path, name: str) -> bool:
     except (SourceError, OSError, SyntaxError, tokenize.TokenError):
         return True
     importing, starting = False, True
-    for token in tokens:
+    for position, token in enumerate(tokens):
         if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
             importing, starting = False, True
             continue
@@ -127,7 +156,9 @@ def _reads_name(path: Path, name: str) -> bool:
         if starting and token.type == tokenize.NAME and token.string in ("import", "from"):
             importing = True  # an import statement (not ``yield from``, ``raise ... from``)
         elif token.type == tokenize.NAME and token.string == name and not importing:
-            return True
+            if after is None or (position >= 2 and tokens[position - 1].string == "."
+                                 and tokens[position - 2].type == tokenize.NAME and tokens[position - 2].string in after):
+                return True
         starting = False
     return False
 

@@ -38,3 +38,16 @@ def test_name_imported_for_type_checkers_only():
 def test_name_only_re_exported():
     with mock.patch("shopfp.util.helper", autospec=True), mock.patch("time.sleep", autospec=True):
         assert compat.version() == "1"
+
+
+from shopfp import signing  # noqa: E402
+
+
+def test_module_reading_the_name_both_ways_called_where_it_sees_the_patch():
+    with mock.patch("hashlib.sha256", autospec=True):
+        signing.digest_through_module(b"x")
+
+
+def test_module_reading_the_name_both_ways_called_where_it_does_not():
+    with mock.patch("hashlib.sha256", autospec=True):  # [patch-at-definition-site]
+        signing.digest_by_value(b"x")
