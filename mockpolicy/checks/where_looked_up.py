@@ -62,7 +62,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
     used = _used_modules(analysis)
     if not used:
         return
-    exercised_by: dict[int, set[str]] = {}
+    exercised_by: dict[int, tuple[set[str], list[FunctionNode]]] = {}
     holders_of: dict[str, list[tuple[str, str]]] = {}
     modules = sorted(used)
     for site in candidates:
