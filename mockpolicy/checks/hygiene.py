@@ -1716,10 +1716,12 @@ def _same_attribute(analysis: Analysis, replaced: Target, text: str, base: Value
 
 
 def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, scope: Scope) -> bool:
-    """``mod.X = 3`` (or ``= []``) where the module (or class) itself says ``X =
-    3`` (``X = []``): the value is put back to what the module declares."""
+    """``mod.X = 3`` (or ``= []``) where the module (or the class, or a base
+    class of it) itself says ``X = 3`` (``X = []``), or ``Driver.conn =
+    V1Connection`` where it says ``conn = V1Connection`` (the same class,
+    function or module): the value is put back to what the code declares."""
     value = getattr(node, "value", None)
-    if not isinstance(node, ast.Assign) or _literal(value) is _NOT_LITERAL:
+    if not isinstance(node, ast.Assign) or value is None:
         return False
     resolver = analysis.resolver
     base = resolver.evaluate(target.value, scope)
@@ -1727,17 +1729,29 @@ def _changes_nothing(analysis: Analysis, node: ast.AST, target: ast.Attribute, s
         resolver = analysis.libraries.resolver
         base = resolver.resolve_dotted(base.qualname)
     if base.kind is Kind.CLASS and base.cls is not None:
-        binding = base.cls.members.get(target.attr)
+        binding = next(
+            (cls.members[target.attr] for cls in resolver.project_lineage(base.cls) if target.attr in cls.members), None,
+        )
     elif base.kind is Kind.MODULE:
         info = resolver.index.get(base.module)
         binding = info.bindings.get(target.attr) if info is not None else None
     else:
         return False
-    declared = _literal(binding.value if binding is not None else None)
+    if binding is None:
+        return False
     assigned = _literal(value)
+    if assigned is _NOT_LITERAL:
+        return _same_named_object(resolver.attribute(base, target.attr), analysis.resolver.evaluate(value, scope))
+    declared = _literal(binding.value)
     if declared is _NOT_LITERAL or declared != assigned:
         return False
     return type(declared) is type(assigned) or {type(declared), type(assigned)} <= {bool, int}  # ``= 1`` for ``True``
+
+
+def _same_named_object(declared: Value, assigned: Value) -> bool:
+    """Whether both are the same class, function or module (not an object made anew)."""
+    return declared.kind in (Kind.CLASS, Kind.FUNCTION, Kind.MODULE) and declared.kind is assigned.kind \
+        and bool(declared.qualname) and (declared.module, declared.qualname) == (assigned.module, assigned.qualname)
 
 
 _NOT_LITERAL = object()
