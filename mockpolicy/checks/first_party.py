@@ -35,6 +35,14 @@ def describe(analysis: Analysis, target: Target) -> str:
     return f"{word} {value.qualname} ({analysis.resolver.display_path(value)})"
 
 
+def _is_a_key(expr: ast.expr, keys: set[str]) -> bool:
+    """Whether ``expr`` is one of ``keys`` itself (``m``, ``self.m``), not something hanging from it."""
+    return (isinstance(expr, ast.Name) and expr.id in keys) or (
+        isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls")
+        and f"self.{expr.attr}" in keys
+    )
+
+
 def is_inert(site: MockSite) -> bool:
     """A spec'd double that nobody configures or asserts on: an inert collaborator."""
     if not site.spec_only or site.configured or site.escapes or site.injected:
@@ -59,6 +67,12 @@ def is_inert(site: MockSite) -> bool:
     for node in nodes:  # ``for _, blob in pairs:``: each item of a container of doubles is one
         if isinstance(node, (ast.For, ast.AsyncFor)) and _iterated_key(node.iter) in keys:
             keys.update(root_key(name) or "" for name in ast.walk(node.target) if isinstance(name, ast.Name))
+    aliases = _aliases(where.node, keys)
+
+    def held(expr: ast.expr) -> bool:
+        key = root_key(expr)
+        return key in keys or any(first <= expr.lineno <= last for first, last in aliases.get(key or "", ()))
+
     # where the test puts the double (``self.controller._queue_ctrl = m``): configuring it there configures it
     placed = {
         ast.unparse(target) for node in nodes if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
@@ -70,14 +84,29 @@ def is_inert(site: MockSite) -> bool:
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             if any(
-                isinstance(t, (ast.Attribute, ast.Subscript)) and (root_key(t) in keys or _hangs_from(t.value, placed))
+                isinstance(t, (ast.Attribute, ast.Subscript)) and (held(t) or _hangs_from(t.value, placed))
                 for t in targets
             ):
                 return False
         elif isinstance(node, ast.Attribute) and node.attr in MOCK_USE_ATTRIBUTES:
-            if root_key(node.value) in keys or _hangs_from(node.value, placed):
+            if held(node.value) or _hangs_from(node.value, placed):
                 return False
     return True
+
+
+def _aliases(root: ast.AST, keys: set[str]) -> dict[str, list[tuple[int, int]]]:
+    """The other names functions under ``root`` give a double held by one of
+    ``keys`` (``deployer = self.deployer``), each with the lines of the
+    functions where it holds the double."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    functions = [node for node in ast.walk(root) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for function in functions:
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign) and _is_a_key(node.value, keys):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append((function.lineno, function.end_lineno or function.lineno))
+    return found
 
 
 def _used_through_its_holder(site: MockSite, keys: set[str]) -> bool:

@@ -156,3 +156,18 @@ def _pipeline_with_a_double_transport():
 
 def test_double_of_a_helper_asserted_through_its_holder():
     _pipeline_with_a_double_transport().transport.send.assert_not_called()
+
+
+class TestConfiguredThroughAnotherName(unittest.TestCase):
+    def setUp(self):
+        self.aliased = mock.Mock(spec=options.Service)  # [first-party-mock]
+        self.unused = mock.Mock(spec=options.Service)  # handed on under another name, never configured: inert
+
+    def test_asserted_on_under_another_name(self):
+        service = self.aliased
+        wrapping.Pipeline(transport=service)
+        service.store.assert_not_called()
+
+    def test_held_under_another_name(self):
+        service = self.unused
+        assert service
