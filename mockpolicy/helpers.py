@@ -114,6 +114,9 @@ class Helper:
     hands_patcher: bool = False  # returns the patcher unstarted: the caller starts or enters it
     function: FunctionNode | None = field(default=None, compare=False)  # the helper's own definition
     fixed: bool = False  # patches a target of its own, whatever the caller passes (a factory of one patch)
+    # a method's name for its instance when the template reads attributes of it (``self.reverter``):
+    # a call puts its receiver there (``self`` of ``self.helper(...)``)
+    instance: str | None = None
 
     def call_for(self, call: ast.Call) -> ast.Call | None:
         """The mocking call that ``call`` of this helper makes, at ``call``'s place;
@@ -140,14 +143,30 @@ class Helper:
                 return None
         for name, default in self.defaults.items():
             bound.setdefault(name, default)
+        if self.instance is not None:
+            bound[self.instance] = call.func.value if isinstance(call.func, ast.Attribute) else ast.Name(
+                id=OPAQUE, ctx=ast.Load())
         made = _substitute(self.template, bound, self.vararg, extra_args, self.kwarg, extra_keywords)
-        target = self.entry.argument(made, "target") if made is not None else None
-        if isinstance(target, ast.Name) and target.id in (OPAQUE, OMITTED):
-            return None  # the helper patches an object of its own: its body is the site
+        for role in ("target", "attribute") if self.entry.kind == "patch.object" else ("target",):
+            given = self.entry.argument(made, role) if made is not None else None
+            if (isinstance(given, ast.Name) and given.id in (OPAQUE, OMITTED)) or (made is not None and given is None):
+                return None  # the helper patches an object (or a name) of its own: its body is the site
+        if made is not None and self.entry.kind == "patch.object" and not self._takes_its_object():
+            attribute = self.entry.argument(made, "attribute")
+            if not (isinstance(attribute, ast.Constant) and isinstance(attribute.value, str)):
+                return None  # only the name is the caller's, and it is not written out: the body is the site
         if made is not None:
             ast.copy_location(made, call)
             made.end_lineno, made.end_col_offset = call.end_lineno, call.end_col_offset
         return made
+
+    def _takes_its_object(self) -> bool:
+        """Whether the object the helper patches comes from its parameters."""
+        target = self.entry.argument(self.template, "target")
+        parameters = self.named | {name for name in (self.vararg, self.kwarg) if name}
+        return target is not None and any(
+            isinstance(node, ast.Name) and node.id in parameters for node in ast.walk(target)
+        )
 
 
 def _substitute(
@@ -228,6 +247,7 @@ class _Reading:
     aliases: dict[str, str]
     nodes: list[ast.AST]  # of the body, nested definitions not entered
     spread: dict[int, ast.Call] = field(default_factory=dict)  # calls given a list of parameters, written out
+    instance: str | None = None  # a method's name for its instance (``self``), unless reassigned
 
 
 # The last names of the calls a helper may patch with (patch, patch.object,
@@ -392,8 +412,9 @@ class Helpers:
         arguments = function.args
         positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
         decorators = decorator_names(function)
+        instance: str | None = None
         if owner is not None and "staticmethod" not in decorators and positional:
-            positional = positional[1:]  # bound to the instance (or, for a classmethod, the class)
+            instance, positional = positional[0], positional[1:]  # bound to the instance (or, for a classmethod, the class)
         named = [*positional, *(a.arg for a in arguments.kwonlyargs)]
         vararg = arguments.vararg.arg if arguments.vararg else None
         kwarg = arguments.kwarg.arg if arguments.kwarg else None
@@ -413,8 +434,10 @@ class Helpers:
         spread, appended_if_given = _spread_lists(function.body, nodes, params)
         for name in guarded | (appended_if_given & defaults.keys()):
             defaults[name] = ast.Name(id=OMITTED, ctx=ast.Load())  # not given: the helper makes its own
+        reassigned_instance = any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == instance for n in nodes)
         reading = _Reading(
             function, module, params, changed - guarded, _aliases(module, local_imports), nodes, spread,
+            None if reassigned_instance else instance,
         )
         # a method taking nothing but its instance that applies a patch sets the test up (ceilometer's
         # ``self._test_get_samples()``, patching ``IPMISensor`` for the test calling it)
@@ -426,9 +449,14 @@ class Helpers:
             return None
         entry, template, handing = found
         fixed = not any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(template))
+        reads_instance = reading.instance is not None and any(  # in what it patches, not in the callee
+            isinstance(node, ast.Name) and node.id == reading.instance
+            for argument in (*template.args, *(keyword.value for keyword in template.keywords))
+            for node in ast.walk(argument)
+        )
         return Helper(
             qualname, entry, template, tuple(positional), frozenset(named), defaults, vararg, kwarg,
-            handing == "returns", function, fixed,
+            handing == "returns", function, fixed, reading.instance if reads_instance else None,
         )
 
     def _direct(self, reading: _Reading, set_up: bool = False) -> tuple[Callee, ast.Call, Handing] | None:
@@ -691,16 +719,22 @@ def _aliases(module: ModuleInfo, local_imports: dict[str, tuple[int, str]]) -> d
 
 
 def _from_parameters(entry: Callee, call: ast.Call, reading: _Reading) -> bool:
-    """Whether the object the call patches is one of the helper's parameters,
-    passed on unchanged (a name it reassigns may be anything), or a target
-    string spelt from them and constants (``"app.repos." + factory``)."""
-    target = entry.argument(call, "target")
+    """Whether the object the call patches, or the name of the attribute it
+    patches (``patch.object(self.reverter, name)``), is one of the helper's
+    parameters, passed on unchanged (a name it reassigns may be anything), or
+    a string spelt from them and constants (``"app.repos." + factory``)."""
     params = reading.params - reading.reassigned
-    if isinstance(target, ast.Name):
-        return target.id in params
-    return target is not None and _spelt_from(target, params) and any(
-        isinstance(node, ast.Name) for node in ast.walk(target)
+    return any(
+        _spelt_from_parameters(entry.argument(call, role), params)
+        for role in (("target", "attribute") if entry.kind == "patch.object" else ("target",))
     )
+
+
+def _spelt_from_parameters(expr: ast.expr | None, params: set[str]) -> bool:
+    """Whether ``expr`` is one of ``params``, or a string spelt from them and constants."""
+    if isinstance(expr, ast.Name):
+        return expr.id in params
+    return expr is not None and _spelt_from(expr, params) and any(isinstance(node, ast.Name) for node in ast.walk(expr))
 
 
 def _fixed_target(entry: Callee, call: ast.Call) -> bool:
@@ -752,6 +786,9 @@ def _template(call: ast.Call, reading: _Reading) -> ast.Call:
     def keep(expr: ast.expr) -> ast.expr:
         if isinstance(expr, ast.Name):
             return expr if expr.id in params else helper_local(expr.id)
+        parts = dotted_parts(expr) if reading.instance is not None else None
+        if parts is not None and len(parts) > 1 and parts[0] == reading.instance:
+            return expr  # an attribute of the instance (``self.reverter``): the caller's receiver's
         if isinstance(expr, ast.Constant) or _spelt_from(expr, params):
             return expr
         if isinstance(expr, ast.Starred) and isinstance(expr.value, ast.Name) and expr.value.id in params:

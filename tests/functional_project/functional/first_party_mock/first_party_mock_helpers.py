@@ -150,3 +150,31 @@ class TestHelperWithAListOfArguments(ListArgumentsBase):
 
     def test_replacement_given(self):
         self.mock_object(jobs, "run", lambda order_id: 0)  # [first-party-mock]
+
+
+class TestHelperNamingTheMethodOfAnObjectOfTheTest(unittest.TestCase):
+    def setUp(self):
+        self.storage = Storage()
+
+    def _check_patched(self, name, *args):
+        with mock.patch.object(self.storage, name, autospec=True) as patched:  # the body: no target of its own
+            getattr(self.storage, name)(*args)
+            patched.assert_called_once_with(*args)
+
+    def _check_computed(self, action, name=None):
+        if name is None:
+            name = action.lower()
+        with mock.patch.object(self.storage, name, autospec=True):
+            pass
+
+    def test_save(self):
+        self._check_patched("save", 1, 2)  # [first-party-mock]
+
+    def test_load(self):
+        self._check_patched("load", 1)  # [first-party-mock]
+
+    def test_name_not_written_out(self, name="load"):
+        self._check_patched(name)
+
+    def test_name_the_helper_computes(self):
+        self._check_computed("LOAD")
