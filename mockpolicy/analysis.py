@@ -776,7 +776,9 @@ def _answers_from(body: list[ast.AST], calls: set[int]) -> bool:
     from one (``result = original(...)``, ``with original(...) as span``,
     ``for cls in original(...)``,
     ``self.span = self._manager.__enter__()``), or is None. A wrapper
-    answering ``[]`` or another object of its own on some path is a fake there."""
+    answering ``[]`` or another object of its own on some path is a fake there,
+    as is one answering a part or a copy of what the original gave
+    (``return acl[:1]``), or changing it first (``del acl[1:]``)."""
     def derives(expr: ast.AST | None) -> bool:
         return expr is not None and any(
             id(node) in calls or (isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) in derived)
@@ -802,8 +804,38 @@ def _answers_from(body: list[ast.AST], calls: set[int]) -> bool:
             if text not in derived and derives(value):
                 derived.add(text)
                 grown = True
+    def passed_on(expr: ast.expr) -> bool:  # the original's answer itself, not a part or a copy of it
+        while isinstance(expr, ast.Await):
+            expr = expr.value
+        return id(expr) in calls or (isinstance(expr, (ast.Name, ast.Attribute)) and ast.unparse(expr) in derived)
+
+    if any(_changes(node, derived) for node in body):
+        return False  # ``del acl[1:]`` before ``return acl``: an answer of its own
     answers = [node.value for node in body if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom))]
-    return all(value is None or is_none(value) or derives(value) for value in answers)
+    return all(value is None or is_none(value) or passed_on(value) for value in answers)
+
+
+# Methods of the built-in containers that change them in place.
+_MUTATORS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update", "setdefault",
+    "popitem", "add", "discard",
+})
+
+
+def _changes(node: ast.AST, derived: set[str]) -> bool:
+    """Whether ``node`` changes an object held by one of the ``derived`` names
+    in place: deletes or assigns an item or attribute of it, or calls a method
+    of the built-in containers that changes them."""
+    def held(expr: ast.expr) -> bool:
+        return isinstance(expr, (ast.Subscript, ast.Attribute)) and ast.unparse(expr.value) in derived
+
+    if isinstance(node, ast.Delete):
+        return any(held(target) for target in node.targets)
+    if isinstance(node, (ast.Assign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(held(target) for target in targets)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS \
+        and ast.unparse(node.func.value) in derived
 
 
 def _plain_data(expr: ast.expr | None) -> bool:

@@ -312,6 +312,34 @@ def test_a_wrapper_answering_on_its_own_is_a_fake():
         pass
 
 
+def test_a_wrapper_changing_or_cutting_the_real_answer_is_a_fake():
+    def cutting():
+        answer = imported_helper()
+        return answer[:1]
+
+    def changing():
+        answer = imported_helper()
+        del answer[1:]
+        return answer
+
+    def setting():
+        answer = imported_helper()
+        answer.flag = True
+        return answer
+
+    async def awaiting():
+        return await imported_helper()
+
+    with mock.patch("shopfp.jobs.renamed_helper", side_effect=cutting):  # [first-party-mock]
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", side_effect=changing):  # [first-party-mock]
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", side_effect=setting):  # [first-party-mock]
+        pass
+    with mock.patch("shopfp.jobs.renamed_helper", side_effect=awaiting):
+        pass
+
+
 def test_the_real_function_put_back(monkeypatch):
     monkeypatch.setattr(storage.Storage, "save", storage.Storage.save)
 
