@@ -416,8 +416,8 @@ def _leaked_patchers(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Findin
                 )
             else:
                 message = (
-                    "This patcher is started but never stopped on the way out: if the test fails first, "
-                    "the patch leaks into every later test. Stop it in a finally block or tear-down, "
+                    "This patcher is started and nothing stops it, so the patch leaks into every later test, "
+                    "even when this one passes. Stop it in a finally block or tear-down, "
                     "register it with addCleanup(patcher.stop), or use the patch as a context manager."
                 )
             yield analysis.finding(start, LEAKED_PATCHER.symbol, message, context.qualname)
