@@ -298,7 +298,8 @@ def _message(analysis: Analysis, site: MockSite, targets: list[Target]) -> str:
     elif site.spec_only:
         lead = f"'{first.text}' used as a spec makes a stand-in for the first-party {describe(analysis, first)}"
     else:
-        lead = f"'{first.text}'{more} is the first-party {describe(analysis, first)}"
+        via = f" (patched by the helper {site.helper.rpartition('.')[2]}())" if site.helper else ""
+        lead = f"'{first.text}'{via}{more} is the first-party {describe(analysis, first)}"
     return (
         f"{lead}: a mock of your own code tests a fiction that stays green when the real code "
         "breaks. Exercise the real code, or declare this test's one boundary mock with "
