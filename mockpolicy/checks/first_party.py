@@ -67,7 +67,7 @@ def is_inert(site: MockSite) -> bool:
     for node in nodes:  # ``for _, blob in pairs:``: each item of a container of doubles is one
         if isinstance(node, (ast.For, ast.AsyncFor)) and _iterated_key(node.iter) in keys:
             keys.update(root_key(name) or "" for name in ast.walk(node.target) if isinstance(name, ast.Name))
-    aliases = _aliases(where.node, keys)
+    aliases = _aliases(nodes, keys)
 
     def held(expr: ast.expr) -> bool:
         key = root_key(expr)
@@ -94,18 +94,25 @@ def is_inert(site: MockSite) -> bool:
     return True
 
 
-def _aliases(root: ast.AST, keys: set[str]) -> dict[str, list[tuple[int, int]]]:
-    """The other names functions under ``root`` give a double held by one of
+def _aliases(nodes: list[ast.AST], keys: set[str]) -> dict[str, list[tuple[int, int]]]:
+    """The other names functions among ``nodes`` give a double held by one of
     ``keys`` (``deployer = self.deployer``), each with the lines of the
-    functions where it holds the double."""
+    function where it holds the double (the innermost around the binding)."""
+    bound = [node for node in nodes if isinstance(node, ast.Assign) and _is_a_key(node.value, keys)]
+    if not bound:
+        return {}
+    spans = sorted(
+        ((node.lineno, node.end_lineno or node.lineno) for node in nodes
+         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))),
+        key=lambda span: span[1] - span[0],
+    )
     found: dict[str, list[tuple[int, int]]] = {}
-    functions = [node for node in ast.walk(root) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    for function in functions:
-        for node in ast.walk(function):
-            if isinstance(node, ast.Assign) and _is_a_key(node.value, keys):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        found.setdefault(target.id, []).append((function.lineno, function.end_lineno or function.lineno))
+    for node in bound:
+        span = next(((first, last) for first, last in spans if first <= node.lineno <= last), None)
+        if span is not None:
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(span)
     return found
 
 
