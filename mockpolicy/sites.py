@@ -567,19 +567,23 @@ class TestModule:
         if not bound and len(parts) == 1 and root in context.params and root not in context.assigns:
             return self._fixture_helper_site(call, context, root)
         if not bound and (root in context.params or root in context.assigns or root in context.stored
-                          or root in context.imports or (len(parts) == 1 and root in BUILTIN_NAMES)):
+                          or (len(parts) == 1 and root in BUILTIN_NAMES)):
             return None  # a local (a mock, an object the test made) or a builtin
         helpers = self.helpers
         if not bound and not helpers.declared:
-            binding = self.info.bindings.get(root)
-            if binding is not None and binding.kind == "import" and not (
-                helpers.of_the_tests(binding.target) or helpers.of_the_tests(binding.target.rpartition(".")[0])
-            ):
+            if root in context.imports:  # imported by the test itself
+                level, imported = context.imports[root]
+            else:
+                binding = self.info.bindings.get(root)
+                level, imported = (0, binding.target) if binding is not None and binding.kind == "import" else (1, "")
+            if level == 0 and not (helpers.of_the_tests(imported) or helpers.of_the_tests(imported.rpartition(".")[0])):
                 return None  # imported from the code under test or a library: no helper of the tests
-        key = (id(context.class_info) if bound else 0, ".".join(parts))
+        local = not bound and root in context.imports
+        key = (id(context) if local else id(context.class_info) if bound else 0, ".".join(parts))
         value = self._callees.get(key)
         if value is None:
-            value = self._callees[key] = self.resolver.evaluate(call.func, self._callee_scope(root, context, bound))
+            scope = self.scope(context) if local else self._callee_scope(root, context, bound)
+            value = self._callees[key] = self.resolver.evaluate(call.func, scope)
         patching = TEST_CASE_PATCHERS.get(value.qualname) if bound and value.kind in (Kind.EXTERNAL, Kind.FUNCTION) else None
         if patching is not None:  # testtools' or trial's ``self.patch(obj, "name", value)``
             site = MockSite(patching.kind, call, context, patching.api, patching.name)
@@ -673,7 +677,8 @@ class TestModule:
 
     def _callee_scope(self, root: str, context: Context, bound: bool) -> Scope:
         """Where a helper's callee is looked up: ``self``/``cls`` as an instance of
-        the test's class, other names at module level (locals were excluded)."""
+        the test's class, other names at module level (locals were excluded,
+        names the test imports itself are looked up in its own scope)."""
         if not bound:
             return Scope(self.info)
         cls = context.class_info

@@ -178,3 +178,17 @@ class TestHelperNamingTheMethodOfAnObjectOfTheTest(unittest.TestCase):
 
     def test_name_the_helper_computes(self):
         self._check_computed("LOAD")
+
+
+class TestHelperImportedByTheTest(unittest.TestCase):
+    def test_imported_under_another_name(self):
+        from _support.mocking import patch_attribute as patched  # pylint: disable=import-outside-toplevel
+        patched(self, Storage, "save")  # [first-party-mock]
+
+    def test_module_imported(self):
+        from _support import mocking  # pylint: disable=import-outside-toplevel
+        mocking.patch_attribute(self, Storage, "load")  # [first-party-mock]
+
+    def test_imported_from_the_code_under_test(self):
+        from shopfp.jobs import run  # pylint: disable=import-outside-toplevel
+        run("a")
