@@ -731,9 +731,11 @@ def _from_parameters(entry: Callee, call: ast.Call, reading: _Reading) -> bool:
 
 
 def _spelt_from_parameters(expr: ast.expr | None, params: set[str]) -> bool:
-    """Whether ``expr`` is one of ``params``, or a string spelt from them and constants."""
-    if isinstance(expr, ast.Name):
-        return expr.id in params
+    """Whether ``expr`` is one of ``params`` or an attribute of one (``client.client``),
+    or a string spelt from them and constants."""
+    parts = dotted_parts(expr) if expr is not None else None
+    if parts is not None:
+        return parts[0] in params
     return expr is not None and _spelt_from(expr, params) and any(isinstance(node, ast.Name) for node in ast.walk(expr))
 
 
@@ -786,9 +788,9 @@ def _template(call: ast.Call, reading: _Reading) -> ast.Call:
     def keep(expr: ast.expr) -> ast.expr:
         if isinstance(expr, ast.Name):
             return expr if expr.id in params else helper_local(expr.id)
-        parts = dotted_parts(expr) if reading.instance is not None else None
-        if parts is not None and len(parts) > 1 and parts[0] == reading.instance:
-            return expr  # an attribute of the instance (``self.reverter``): the caller's receiver's
+        parts = dotted_parts(expr)
+        if parts is not None and len(parts) > 1 and (parts[0] == reading.instance or parts[0] in params):
+            return expr  # an attribute of the instance (``self.reverter``, the caller's receiver's) or of a parameter
         if isinstance(expr, ast.Constant) or _spelt_from(expr, params):
             return expr
         if isinstance(expr, ast.Starred) and isinstance(expr.value, ast.Name) and expr.value.id in params:
