@@ -192,3 +192,20 @@ class TestHelperImportedByTheTest(unittest.TestCase):
     def test_imported_from_the_code_under_test(self):
         from shopfp.jobs import run  # pylint: disable=import-outside-toplevel
         run("a")
+
+
+def patch_held(testcase, holder, name):
+    patcher = mock.patch.object(holder.storage, name, autospec=True)
+    patcher.start()
+    testcase.addCleanup(patcher.stop)
+
+
+class Holder:
+    def __init__(self):
+        self.storage = Storage()
+
+
+class TestHelperPatchingAnObjectItsArgumentHolds(unittest.TestCase):
+    def test_held_storage(self):
+        holder = Holder()
+        patch_held(self, holder, "save")  # [first-party-mock]
