@@ -231,8 +231,8 @@ def _taken_by_siblings(
     for held in withheld:
         caller = held.arm.caller.rpartition(".")[2]
         if held.shows and any(
-            _shows_any(test, held.shows, True) if caller in test.names
-            else _shows_any(test, held.shows, False) and runs_caller(analysis, test, held.arm.caller, function, words)
+            _shows_any(test, held, True) if caller in test.names
+            else _shows_any(test, held, False) and runs_caller(analysis, test, held.arm.caller, function, words)
             for test in showing
         ):
             continue
@@ -346,12 +346,15 @@ def _is_test_function(context: Context) -> bool:
     return context.is_function and context.name.startswith(TEST_PREFIX)
 
 
-def _shows_any(test: Context, shows: frozenset[str], names_the_caller: bool) -> bool:
-    """Whether ``test`` shows the arm ran: naming its caller, it expects an
-    exception named in ``shows`` or spells a run of the arm's text; reaching
-    it through other functions, it spells a run of ``DISTINCT_TEXT`` characters
-    or more (taskflow's ``'^Could not import factory'``, through
-    ``flow_from_detail``): an exception's name alone may come from elsewhere."""
+def _shows_any(test: Context, held: Withheld, names_the_caller: bool) -> bool:
+    """Whether ``test`` shows the arm ``held`` ran: naming its caller, it
+    expects an exception named in ``held.shows`` or spells a run of the arm's
+    text; reaching it through other functions, it spells a run of
+    ``DISTINCT_TEXT`` characters or more (taskflow's ``'^Could not import
+    factory'``, through ``flow_from_detail``): an exception's name alone may
+    come from elsewhere. A run the test spells longer than the arm's, that
+    another string of the function holds whole, shows that other part."""
+    shows = held.shows
     if names_the_caller:
         for call in test.calls:
             if callee_name(call) in EXPECTING_CONTEXTS and call.args:
@@ -363,8 +366,10 @@ def _shows_any(test: Context, shows: frozenset[str], names_the_caller: bool) -> 
         return False
     runs = [run.strip(_RUN_ENDS) for string in test.strings for run in text_runs(string)]
     least = 0 if names_the_caller else DISTINCT_TEXT
+    elsewhere = [other.strip(_RUN_ENDS) for other in held.elsewhere]
     return any(
-        (run in shown or shown in run) and min(len(run), len(shown)) >= least for run in runs for shown in texts
+        (run in shown or (shown in run and not any(run in other for other in elsewhere)))
+        and min(len(run), len(shown)) >= least for run in runs for shown in texts
     )
 
 

@@ -92,6 +92,7 @@ class Withheld:
     arm: Arm
     outcomes: list[Outcome] = field(default_factory=list)
     shows: frozenset[str] = frozenset()
+    elsewhere: frozenset[str] = frozenset()  # the runs of words of the function's other strings (``arm_elsewhere``)
 
 
 _FORMAT_FIELD = re.compile(r"%[-#0 +]*[\d.*]*[a-zA-Z]|%\([^)]*\)[-#0 +]*[\d.*]*[a-zA-Z]|\{[^{}]*\}")
@@ -107,6 +108,19 @@ def arm_shows(function: FunctionNode, body: Sequence[ast.stmt]) -> frozenset[str
     kept = {id(node) for node in inside}
     outside = [node for statement in function.body for node in walk(statement) if id(node) not in kept]
     return frozenset((_shown(inside) - _shown(outside)) | _passed_through(function, body, inside))
+
+
+def arm_elsewhere(function: FunctionNode, body: Sequence[ast.stmt]) -> frozenset[str]:
+    """The runs of words (``text_runs``) of ``function``'s strings outside the
+    arm ``body``: a test spelling one of them longer than the arm's own run
+    (``"already claimed by"`` where the arm says ``already claimed`` and
+    another arm ``already claimed by``) shows that other part ran."""
+    kept = {id(node) for statement in body for node in walk(statement)}
+    return frozenset(
+        run for statement in function.body for node in walk(statement)
+        if id(node) not in kept and isinstance(node, ast.Constant) and isinstance(node.value, str)
+        for run in text_runs(node.value)
+    )
 
 
 def _passed_through(function: FunctionNode, body: Sequence[ast.stmt], inside: list[ast.AST]) -> set[str]:
@@ -810,7 +824,7 @@ def told_apart(
     def add(arm: Arm, outcome: Outcome, where: tuple[FunctionNode, Sequence[ast.stmt]]) -> None:
         withheld = found.get(arm)
         if withheld is None:
-            withheld = found[arm] = Withheld(arm, shows=arm_shows(*where))
+            withheld = found[arm] = Withheld(arm, shows=arm_shows(*where), elsewhere=arm_elsewhere(*where))
         if outcome not in withheld.outcomes:
             withheld.outcomes.append(outcome)
 

@@ -256,3 +256,21 @@ class TestSiblingReachesTheCallerSpellingTooLittle(unittest.TestCase):
     def test_enter_without_a_badge(self):  # "no badge on" is too short to tell the arm by from afar
         with self.assertRaisesRegex(turnstile.TurnstileJammed, "no badge on"):
             turnstile.enter("")
+
+
+class TestTheRunSpelledIsAnotherArmsWhole(unittest.TestCase):
+    @mock.patch("shopfp.gates.is_open", return_value=True)  # [undocumented-partial-mock]
+    def test_claimed(self, is_open):
+        with self.assertRaisesRegex(turnstile.TurnstileJammed, "already claimed by"):
+            turnstile.claim_lane("east")
+
+
+class TestTheRunSpelledIsTheArmsOwn(unittest.TestCase):
+    @mock.patch("shopfp.gates.is_open", return_value=True)
+    def test_claimed(self, is_open):
+        with self.assertRaisesRegex(turnstile.TurnstileJammed, "already claimed by"):
+            turnstile.claim_lane("east")
+
+    def test_claimed_by_nobody(self):
+        with self.assertRaisesRegex(turnstile.TurnstileJammed, "lane west already claimed$"):
+            turnstile.claim_lane("west")
