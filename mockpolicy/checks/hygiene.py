@@ -128,7 +128,9 @@ def _function_cleanup(node: ast.AST) -> Cleanup:
 class _Cleanups:
     """Cleanup regions per context, computed once per file."""
 
-    def __init__(self) -> None:
+    def __init__(self, hooks: Callable[[ClassInfo], FixtureHooks] | None = None) -> None:
+        """``hooks``: what the autouse fixtures of a class's lineage call (``fixture_hooks``)."""
+        self._hooks = hooks
         self._visible: dict[int, Cleanup] = {}
         self._shared: dict[int, Cleanup] = {}
         self._registered: dict[int, set[str]] = {}
@@ -136,6 +138,10 @@ class _Cleanups:
         self._of_tear_downs: dict[int, set[str]] = {}  # id(module context) -> methods tear-downs call
         self._methods: dict[int, dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]] = {}  # id(module context) -> ...
         self._fixtures: dict[int, dict[str, ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # id(class or module) -> not autouse
+
+    def hooks(self, cls: ClassInfo) -> FixtureHooks:
+        """``FixtureHooks`` of ``cls`` (none when the file gave no way to read them)."""
+        return self._hooks(cls) if self._hooks is not None else FixtureHooks()
 
     def visible(self, context: Context) -> Cleanup:
         """The cleanups that cover code in ``context``: its own, and those its
@@ -314,8 +320,10 @@ class _Cleanups:
             methods = {
                 s.name: s for s in getattr(context.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
             }
+            info = context.class_info if isinstance(context.node, ast.ClassDef) else None
+            hooked = self._hooks(info).tear_down if self._hooks is not None and info is not None else frozenset()
             for statement in methods.values():
-                if statement.name in TEARDOWN_NAMES:
+                if statement.name in TEARDOWN_NAMES or statement.name in hooked:
                     found.nodes.append(statement)
                     for call in ast.walk(statement):  # helpers the tear-down calls: self._reset_x()
                         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
@@ -362,8 +370,93 @@ def _inside(node: ast.AST, regions: list[ast.AST]) -> bool:
     return any(getattr(r, "lineno", 0) <= line <= (getattr(r, "end_lineno", 0) or 0) for r in regions)
 
 
+@dataclass(frozen=True)
+class FixtureHooks:
+    """The methods the autouse fixtures of a class (or of its project bases)
+    call on the instance before their ``yield`` (set-up hooks: beets'
+    ``setup_beets``) and after it or in a ``finally`` (tear-down hooks)."""
+
+    set_up: frozenset[str] = frozenset()
+    tear_down: frozenset[str] = frozenset()
+
+
+def fixture_hooks(analysis: Analysis, cls: ClassInfo) -> FixtureHooks:
+    """``FixtureHooks`` of ``cls``, read from the autouse generator fixtures
+    among the methods of ``cls`` and its project bases."""
+    set_up: set[str] = set()
+    tear_down: set[str] = set()
+    for known in analysis.resolver.project_lineage(cls):
+        for binding in known.members.values():
+            function = binding.function if binding.kind == "def" else None
+            if function is None or not is_fixture(function.decorator_list) or not is_autouse(function):
+                continue
+            nodes = walk(function)
+            yields = [node.lineno for node in nodes if isinstance(node, (ast.Yield, ast.YieldFrom))]
+            arguments = function.args.posonlyargs + function.args.args
+            if not yields or not arguments:
+                continue
+            instance = arguments[0].arg
+            finally_lines = {
+                line for node in nodes if isinstance(node, ast.Try)
+                for statement in node.finalbody for line in range(statement.lineno, (statement.end_lineno or 0) + 1)
+            }
+            for call in nodes:
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                        and isinstance(call.func.value, ast.Name) and call.func.value.id == instance:
+                    after = call.lineno > min(yields) or call.lineno in finally_lines
+                    (tear_down if after else set_up).add(call.func.attr)
+    return FixtureHooks(frozenset(set_up), frozenset(tear_down))
+
+
+def _restored_by_hooked_patcher(
+    analysis: Analysis, context: Context, shared: _Shared, hooks: Callable[[ClassInfo], FixtureHooks],
+) -> bool:
+    """Whether a set-up hook of the test's class (or of a base) starts a
+    ``patch.dict`` of ``shared`` kept on the instance, and a tear-down hook
+    stops it: each test's changes are undone when its patcher stops (beets'
+    ``setup_beets``/``teardown_beets``, run by its ``TestHelper``'s autouse fixture)."""
+    cls = context.class_info
+    if cls is None:
+        return False
+    hooked = hooks(cls)
+    if not hooked.set_up or not hooked.tear_down:
+        return False
+    resolver = analysis.resolver
+    lineage = resolver.project_lineage(cls)
+
+    def methods(names: frozenset[str]) -> Iterator[tuple[FunctionNode, Scope]]:
+        for known in lineage:
+            scope = resolver.module_scope(known.module)
+            for name in names:
+                binding = known.members.get(name)
+                if scope is not None and binding is not None and binding.kind == "def" and binding.function is not None:
+                    yield binding.function, scope
+
+    started: set[str] = set()
+    for function, scope in methods(hooked.set_up):
+        nodes = walk(function)
+        kept = {
+            key for node in nodes if isinstance(node, ast.Assign) and len(node.targets) == 1
+            and _patches_dict(analysis, node.value, scope, shared.qualname)
+            and (key := root_key(node.targets[0]) or "").startswith("self.")
+        }
+        started |= {
+            key for node in nodes if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == PATCHER_START and (key := root_key(node.func.value) or "") in kept
+        }
+    return bool(started) and any(_stops(function, started) for function, _ in methods(hooked.tear_down))
+
+
 def check(analysis: Analysis) -> Iterator[Finding]:
-    cleanups = _Cleanups()
+    known_hooks: dict[int, tuple[ClassInfo, FixtureHooks]] = {}
+
+    def hooks(cls: ClassInfo) -> FixtureHooks:
+        found = known_hooks.get(id(cls))
+        if found is None:
+            found = known_hooks[id(cls)] = (cls, fixture_hooks(analysis, cls))  # the class kept: its id stays its own
+        return found[1]
+
+    cleanups = _Cleanups(hooks)
     yield from _leaked_patchers(analysis, cleanups)
     if _is_test_module(analysis):
         yield from _unrestored(analysis, cleanups)
@@ -696,6 +789,8 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 if _restores_shared(analysis, shared, visible, scope, node):
                     continue
                 if cleanups.restored_around_every_call(analysis, context, shared, node):
+                    continue
+                if _restored_by_hooked_patcher(analysis, context, shared, cleanups.hooks):
                     continue
                 if shared is _MODULES and SYS_MODULES_RESTORING_FIXTURES & set(context.params):
                     continue  # pytester snapshots sys.modules at set-up and restores it at tear-down
