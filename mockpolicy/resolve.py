@@ -335,7 +335,9 @@ class Resolver:
         the project's function; those known to turn it into another kind of object
         (cached properties, click commands, task objects, fixtures) make an
         outside object. A decorator of the project that returns an instance of
-        a class (xonsh's ``@lazyobject`` gives a ``LazyObject``) makes that instance."""
+        a class (xonsh's ``@lazyobject`` gives a ``LazyObject``) makes that instance;
+        a class of the project defining ``__get__`` (beets' ``@cached_classproperty``)
+        makes a descriptor, whose value is not told."""
         for decorator in function.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             if callee_name(decorator) in OBJECT_MAKING_DECORATORS:
@@ -345,6 +347,8 @@ class Resolver:
                 if target is decorator and self._returns_a_function(made_by):
                     continue  # the project's own ``@command`` wrapping with functools.wraps (Swift's manager)
                 return UNKNOWN
+            if self._is_descriptor_class(target, scope):
+                return UNKNOWN  # ``@cached_classproperty``: the attribute is what the class's ``__get__`` gives
             if target is decorator:
                 made = self._made_by_decorator(target, scope)
                 if made is None:
@@ -354,6 +358,14 @@ class Resolver:
                     return self.function_result(function, scope.module, None)
                 return made
         return Value(Kind.FUNCTION, module=scope.module.name, qualname=qualname, function=function, owner=owner)
+
+    def _is_descriptor_class(self, decorator: ast.expr, scope: Scope) -> bool:
+        """Whether ``decorator`` names a class of the project defining ``__get__``
+        (itself or a project base): what it makes of a function is a descriptor."""
+        made_by = self._evaluate(decorator, scope)
+        return made_by.kind is Kind.CLASS and made_by.cls is not None and any(
+            "__get__" in known.members for known in self.project_lineage(made_by.cls)
+        )
 
     @staticmethod
     def _returns_a_function(made_by: Value) -> bool:

@@ -32,3 +32,13 @@ def test_wrapped_function_replaced():
 def test_function_under_a_wrapper_named_like_a_command():
     with mock.patch.object(lazy, "restart", return_value="ok"):  # [first-party-mock]
         assert lazy.restart("db") == "ok"
+
+
+def test_value_of_a_descriptor_of_the_project(monkeypatch):
+    monkeypatch.setattr(lazy.Schema, "fields", {"id": int, "name": str})  # a dict, what the descriptor gives
+    assert lazy.Schema().describe() == ["id", "name"]
+
+
+def test_method_of_the_class_holding_the_descriptor():
+    with mock.patch.object(lazy.Schema, "describe"):  # [first-party-mock]
+        pass
