@@ -14,7 +14,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Protocol, cast
 
@@ -314,13 +314,17 @@ class _Summarizer:
     @classmethod
     def _helpers_instance_attrs(cls, info: ClassInfo) -> None:
         """``self.x = ...`` in the class's own methods that a set-up method or
-        ``__init__`` calls as ``self.helper()`` (``self._setup_enforcer()``);
-        what the set-up methods assign themselves comes first."""
+        ``__init__`` calls as ``self.helper()`` (``self._setup_enforcer()``),
+        and, in a class of tests, in its methods named as set-up hooks
+        (``setup_beets``, which a base class's fixture calls before each
+        test); what the set-up methods assign themselves comes first."""
         methods = {name: binding.function for name, binding in info.members.items() if binding.function is not None}
         called: set[str] = set()
         for method in methods.values():
             if _binds_instance_state(method) and method.args.args:
                 called |= _called_on_self(method, method.args.args[0].arg) & methods.keys()
+        if _a_class_of_tests(info.qualname.rpartition(".")[2], methods):
+            called |= {name for name in methods if _named_as_a_set_up_hook(name)}
         for name in sorted(called):
             if not _binds_instance_state(methods[name]):
                 cls._instance_attrs(methods[name], info)
@@ -420,6 +424,22 @@ def _union_members(annotation: ast.expr) -> list[ast.expr]:
         return [member for element in (inner.elts if isinstance(inner, ast.Tuple) else [inner])
                 for member in _union_members(element)]
     return [annotation]
+
+
+def _a_class_of_tests(name: str, members: Collection[str]) -> bool:
+    """Whether a class so named with such members holds tests (a method named
+    as pytest collects one), or is named as a base of classes of tests
+    (``TidalPluginTest``, ``TestHelper``, ``BaseTestCase``)."""
+    return any(member.startswith(TEST_PREFIX) for member in members) or name.startswith("Test") \
+        or name.endswith(("Test", "Tests", "TestCase"))
+
+
+def _named_as_a_set_up_hook(name: str) -> bool:
+    """``setup_beets``, ``set_up_env``, ``_setUpData``: a method a test class's
+    base may call to set each test up (a fixture, a set-up method)."""
+    folded = name.lower()
+    return not folded.startswith(TEST_PREFIX) and ("setup" in folded or "set_up" in folded) \
+        and "teardown" not in folded and "tear_down" not in folded
 
 
 def _binds_instance_state(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

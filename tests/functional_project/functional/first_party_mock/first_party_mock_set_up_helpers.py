@@ -33,3 +33,21 @@ class TestLocal(LocalBase):
     def test_claim(self):
         self._replace_claim()
         self.assertIsNotNone(jobs.Runner().claim())
+
+
+from _support.hooked_bases import HookedBase  # noqa: E402
+
+from shopfp.storage import Storage  # noqa: E402
+
+
+class StorageTest(HookedBase):
+    """A base of tests: the method named as a set-up hook binds the object its tests use."""
+
+    def set_up_env(self):
+        super().set_up_env()
+        self.storage = Storage()
+
+
+class TestStorageThroughAHook(StorageTest):
+    def test_save_replaced(self):
+        self.storage.save = mock.Mock()  # [first-party-mock, unspecced-mock]
