@@ -226,6 +226,9 @@ class Resolver:
                 return self._bases(value.cls)
             return self._member(value.cls, name, instance=False)
         if kind is Kind.INSTANCE and value.cls is not None:
+            for given_name, given in value.given:
+                if given_name == name:
+                    return given
             member = self._member(value.cls, name, instance=True)
             if value.declared and member.kind in (Kind.UNKNOWN, Kind.MISSING):
                 return self._subclass_member(value.cls, name) or member
@@ -886,6 +889,34 @@ class Resolver:
             return made
         return Value(Kind.INSTANCE, module=cls.module, qualname=f"{cls.qualname}()", cls=cls.cls)
 
+    def _given_attributes(self, cls: ClassInfo, call: ast.Call, scope: Scope) -> tuple[tuple[str, Value], ...]:
+        """The attributes the class's own ``__init__`` sets to one of its
+        parameters as it is (``self._engine = engine``), with the project
+        object ``call`` passes that parameter (by position or keyword), as the
+        caller's ``scope`` reads it; the others are looked up as before."""
+        init = cls.members.get("__init__")
+        function = init.function if init is not None and init.kind == "def" else None
+        if function is None or not cls.instance_attrs:
+            return ()
+        arguments = function.args
+        positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)][1:]
+        named = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+        given: list[tuple[str, Value]] = []
+        for attribute, (assigned, method) in cls.instance_attrs.items():
+            if method is not function or not isinstance(assigned, ast.Name) or assigned.id not in named:
+                continue
+            passed = next((k.value for k in call.keywords if k.arg == assigned.id), None)
+            if passed is None and assigned.id in positional:
+                position = positional.index(assigned.id)
+                if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]):
+                    passed = call.args[position]
+            if passed is None:
+                continue
+            value = self._evaluate(passed, scope)
+            if value.kind in (Kind.INSTANCE, Kind.CLASS, Kind.FUNCTION, Kind.MODULE) and self.is_first_party(value):
+                given.append((attribute, value))
+        return tuple(given)
+
     def _call_result(self, expr: ast.Call, scope: Scope) -> Value:
         if isinstance(expr.func, ast.BinOp) and isinstance(expr.func.op, ast.BitOr):
             return self._union_instance(expr.func, scope)
@@ -903,7 +934,10 @@ class Resolver:
                 return class_of(obj)
             return UNKNOWN
         if func.kind is Kind.CLASS and func.cls is not None:
-            return Value(Kind.INSTANCE, module=func.module, qualname=f"{func.qualname}()", cls=func.cls)
+            return Value(
+                Kind.INSTANCE, module=func.module, qualname=f"{func.qualname}()", cls=func.cls,
+                given=self._given_attributes(func.cls, expr, scope),
+            )
         if isinstance(expr.func, ast.Attribute) and expr.func.attr == "__new__" and expr.args:
             made = self._evaluate(expr.args[0], scope)  # object.__new__(C): a C whose __init__ did not run
             if made.kind is Kind.CLASS and made.cls is not None:

@@ -134,6 +134,10 @@ class Value:
     # An instance known only from an annotation (``-> BaseRequest``, ``x: C = None``,
     # a parameter's type): the object may be of a subclass of ``cls``.
     declared: bool = field(default=False, compare=False)
+    # An instance made by a call of its class: the attributes ``__init__`` sets
+    # to its parameters as they are (``self._engine = engine``), with what the
+    # call passed them (``Listener(engine)``), when that is known.
+    given: tuple[tuple[str, Value], ...] = field(default=(), compare=False)
 
 
 UNKNOWN = Value(Kind.UNKNOWN)

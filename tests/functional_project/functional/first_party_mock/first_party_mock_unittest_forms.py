@@ -97,13 +97,13 @@ class TestRebindsWhatItsSetUpMade(unittest.TestCase):
             pass
 
     def test_as_set_up(self):
-        with mock.patch.object(self.store, "held"):
+        with mock.patch.object(self.store, "held"):  # [first-party-mock]  (the Storage the set-up handed Holder)
             pass
 
     def test_rebound_twice_narrows_nothing(self):
         self.store = Storage()
         self.store = Holder(Storage())
-        with mock.patch.object(self.store, "held"):
+        with mock.patch.object(self.store, "held"):  # [first-party-mock]
             pass
 
     def test_rebound_in_a_loop(self):
@@ -121,7 +121,7 @@ class TestRebindsWhatItsSetUpMade(unittest.TestCase):
     def test_rebound_in_a_branch_narrows_nothing(self):
         if self.store:
             self.store = Storage()
-        with mock.patch.object(self.store, "held"):
+        with mock.patch.object(self.store, "held"):  # [first-party-mock]
             pass
 
 
@@ -132,3 +132,25 @@ class FakeStorage(mock.MagicMock):
 def test_spec_of_a_mock_subclass():
     fake = FakeStorage(spec=Storage)  # [first-party-mock]
     fake.save.return_value = None
+
+
+from shopfp import wrapping  # noqa: E402
+
+
+class TestWhatTheConstructorWasGiven(unittest.TestCase):
+    def setUp(self):
+        self.pipeline = wrapping.Pipeline(wrapping.Transport())
+        self.keyword = wrapping.Pipeline(transport=wrapping.Transport())
+        self.doubled = wrapping.Pipeline(mock.Mock())
+
+    def test_held_by_position(self):
+        with mock.patch.object(self.pipeline.transport, "send"):  # [first-party-mock]
+            pass
+
+    def test_held_by_keyword(self):
+        with mock.patch.object(self.keyword.transport, "send"):  # [first-party-mock]
+            pass
+
+    def test_a_double_given(self):
+        with mock.patch.object(self.doubled.transport, "send"):
+            pass
