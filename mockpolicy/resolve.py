@@ -891,29 +891,34 @@ class Resolver:
 
     def _given_attributes(self, cls: ClassInfo, call: ast.Call, scope: Scope) -> tuple[tuple[str, Value], ...]:
         """The attributes the class's own ``__init__`` sets to one of its
-        parameters as it is (``self._engine = engine``), with the project
-        object ``call`` passes that parameter (by position or keyword), as the
-        caller's ``scope`` reads it; the others are looked up as before."""
+        parameters as it is (``self._engine = engine``), directly or through a
+        method it calls with the parameter (``self.setup(app)`` doing
+        ``self.app = app``), with the project object ``call`` passes that
+        parameter (by position or keyword), as the caller's ``scope`` reads it;
+        the others are looked up as before."""
         init = cls.members.get("__init__")
         function = init.function if init is not None and init.kind == "def" else None
-        if function is None or not cls.instance_attrs:
+        if function is None or not cls.instance_attrs or not function.args.args:
             return ()
-        arguments = function.args
-        positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)][1:]
-        named = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+        instance = function.args.args[0].arg
         given: list[tuple[str, Value]] = []
         for attribute, (assigned, method) in cls.instance_attrs.items():
-            if method is not function or not isinstance(assigned, ast.Name) or assigned.id not in named:
+            if not isinstance(assigned, ast.Name):
                 continue
-            passed = next((k.value for k in call.keywords if k.arg == assigned.id), None)
-            if passed is None and assigned.id in positional:
-                position = positional.index(assigned.id)
-                if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]):
-                    passed = call.args[position]
+            parameter: str | None = assigned.id
+            if method is not function:  # set by a method ``__init__`` calls once: what it hands that parameter
+                calls = [
+                    node for node in own_nodes(function) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == method.name and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == instance
+                ]
+                handed = _argument_for(method, calls[0], assigned.id) if len(calls) == 1 else None
+                parameter = handed.id if isinstance(handed, ast.Name) else None
+            passed = _argument_for(function, call, parameter) if parameter is not None else None
             if passed is None:
                 continue
             value = self._evaluate(passed, scope)
-            if value.kind in (Kind.INSTANCE, Kind.CLASS, Kind.FUNCTION, Kind.MODULE) and self.is_first_party(value):
+            if value.kind in (Kind.INSTANCE, Kind.CLASS, Kind.FUNCTION, Kind.MODULE):  # the project's (a double is not)
                 given.append((attribute, value))
         return tuple(given)
 
@@ -1539,6 +1544,22 @@ class _ClassBodyLookup:
 
 
 _FORWARDING = ("__getattr__", "__getattribute__")
+
+
+def _argument_for(function: FunctionNode, call: ast.Call, parameter: str) -> ast.expr | None:
+    """What ``call`` of the method ``function`` (its instance bound, not
+    passed) gives ``parameter``, by keyword or position; None when it gives
+    nothing for it, or a starred argument comes first."""
+    arguments = function.args
+    if parameter not in {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}:
+        return None
+    passed = next((keyword.value for keyword in call.keywords if keyword.arg == parameter), None)
+    positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)][1:]
+    if passed is None and parameter in positional:
+        position = positional.index(parameter)
+        if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]):
+            passed = call.args[position]
+    return passed
 
 
 def _is_proxy(value: Value) -> bool:

@@ -154,3 +154,8 @@ class TestWhatTheConstructorWasGiven(unittest.TestCase):
     def test_a_double_given(self):
         with mock.patch.object(self.doubled.transport, "send"):
             pass
+
+    def test_held_through_a_method_the_constructor_calls(self):
+        relay = wrapping.Relay(wrapping.Transport())
+        with mock.patch.object(relay.transport, "send"):  # [first-party-mock]
+            pass

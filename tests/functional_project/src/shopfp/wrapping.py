@@ -70,3 +70,13 @@ def read_config(given=None):
         return config_path(given)
     except MissingConfig:
         return None
+
+
+class Relay:
+    """Keeps its transport through a method its constructor calls."""
+
+    def __init__(self, transport):
+        self.attach(transport)
+
+    def attach(self, transport):
+        self.transport = transport
