@@ -902,16 +902,19 @@ class Resolver:
             return ()
         instance = function.args.args[0].arg
         given: list[tuple[str, Value]] = []
+        calls_on_self: dict[str, list[ast.Call]] | None = None  # the calls ``__init__`` makes of its own methods
         for attribute, (assigned, method) in cls.instance_attrs.items():
             if not isinstance(assigned, ast.Name):
                 continue
             parameter: str | None = assigned.id
             if method is not function:  # set by a method ``__init__`` calls once: what it hands that parameter
-                calls = [
-                    node for node in own_nodes(function) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == method.name and isinstance(node.func.value, ast.Name)
-                    and node.func.value.id == instance
-                ]
+                if calls_on_self is None:
+                    calls_on_self = {}
+                    for node in own_nodes(function):
+                        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                                and isinstance(node.func.value, ast.Name) and node.func.value.id == instance:
+                            calls_on_self.setdefault(node.func.attr, []).append(node)
+                calls = calls_on_self.get(method.name, [])
                 handed = _argument_for(method, calls[0], assigned.id) if len(calls) == 1 else None
                 parameter = handed.id if isinstance(handed, ast.Name) else None
             passed = _argument_for(function, call, parameter) if parameter is not None else None
