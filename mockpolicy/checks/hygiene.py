@@ -129,7 +129,7 @@ class _Cleanups:
     """Cleanup regions per context, computed once per file."""
 
     def __init__(self, hooks: Callable[[ClassInfo], FixtureHooks] | None = None) -> None:
-        """``hooks``: what the autouse fixtures of a class's lineage call (``fixture_hooks``)."""
+        """``hooks``: what the autouse fixtures of a class's lineage call (``_fixture_hooks``)."""
         self._hooks = hooks
         self._visible: dict[int, Cleanup] = {}
         self._shared: dict[int, Cleanup] = {}
@@ -321,7 +321,7 @@ class _Cleanups:
                 s.name: s for s in getattr(context.node, "body", []) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
             }
             info = context.class_info if isinstance(context.node, ast.ClassDef) else None
-            hooked = self._hooks(info).tear_down if self._hooks is not None and info is not None else frozenset()
+            hooked = self.hooks(info).tear_down if info is not None else frozenset()
             for statement in methods.values():
                 if statement.name in TEARDOWN_NAMES or statement.name in hooked:
                     found.nodes.append(statement)
@@ -380,7 +380,7 @@ class FixtureHooks:
     tear_down: frozenset[str] = frozenset()
 
 
-def fixture_hooks(analysis: Analysis, cls: ClassInfo) -> FixtureHooks:
+def _fixture_hooks(analysis: Analysis, cls: ClassInfo) -> FixtureHooks:
     """``FixtureHooks`` of ``cls``, read from the autouse generator fixtures
     among the methods of ``cls`` and its project bases."""
     set_up: set[str] = set()
@@ -453,7 +453,7 @@ def check(analysis: Analysis) -> Iterator[Finding]:
     def hooks(cls: ClassInfo) -> FixtureHooks:
         found = known_hooks.get(id(cls))
         if found is None:
-            found = known_hooks[id(cls)] = (cls, fixture_hooks(analysis, cls))  # the class kept: its id stays its own
+            found = known_hooks[id(cls)] = (cls, _fixture_hooks(analysis, cls))  # the class kept: its id stays its own
         return found[1]
 
     cleanups = _Cleanups(hooks)
