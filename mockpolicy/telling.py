@@ -132,17 +132,21 @@ def _passed_through(function: FunctionNode, body: Sequence[ast.stmt], inside: li
     ``create_config_drive_partition`` raising ``DeploymentError`` in its own
     ``try``, cleaning up in the handler and raising it again, even if another
     arm raises the name too; nox's ``run`` logging a ``KeyboardInterrupt`` that
-    ``popen`` raised in its ``try`` and raising it again)."""
+    ``popen`` raised in its ``try`` and raising it again). A handler catching
+    everything (bare, ``Exception``, ``BaseException``) passes on every name
+    its ``try`` raises (urllib3's ``connect`` releasing the connection on any
+    error and raising it again)."""
     if not any(isinstance(node, ast.Raise) and node.exc is None for node in inside):
         return set()
     for node in walk(ast.Module(body=list(function.body), type_ignores=[])):
         if not isinstance(node, ast.Try):
             continue
         handler = next((h for h in node.handlers if h.body is body), None)
-        if handler is None or handler.type is None:
+        if handler is None:
             continue
-        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        types = [] if handler.type is None else handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         caught = {callee_name(t) for t in types} - {""}
+        catch_all = handler.type is None or bool(caught & _CATCH_ALL)
         in_try = {id(inner) for statement in node.body for inner in walk(statement)}
         raised_in_try: set[str] = set()
         raised_elsewhere: set[str] = set()
@@ -150,8 +154,11 @@ def _passed_through(function: FunctionNode, body: Sequence[ast.stmt], inside: li
             for inner in walk(statement):
                 if isinstance(inner, ast.Raise) and inner.exc is not None:
                     (raised_in_try if id(inner) in in_try else raised_elsewhere).add(callee_name(inner.exc))
-        return caught & raised_in_try | caught - raised_elsewhere
+        return caught & raised_in_try | caught - raised_elsewhere | (raised_in_try if catch_all else set())
     return set()
+
+
+_CATCH_ALL = frozenset({"BaseException", "Exception"})  # a handler of these catches what its ``try`` raises by any name
 
 
 def _shown(nodes: list[ast.AST]) -> set[str]:

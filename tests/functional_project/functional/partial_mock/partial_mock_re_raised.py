@@ -22,3 +22,21 @@ class TestWriteDriveAlone(unittest.TestCase):
     @mock.patch("shopfp.drives.fix_table", autospec=True)  # [undocumented-partial-mock]
     def test_written(self, fix_table):
         self.assertEqual("sda", drives.write_drive("sda"))
+
+
+class TestEraseDrive(unittest.TestCase):
+    """A handler catching everything passes on what its own try raises by name."""
+
+    @mock.patch("shopfp.drives.fix_table", autospec=True)
+    def test_erased(self, fix_table):
+        drives.erase_drive("sda")
+
+    @mock.patch("shopfp.drives.measure", autospec=True, return_value=100)
+    def test_too_big(self, measure):
+        self.assertRaises(drives.DriveError, drives.erase_drive, "sdb")
+
+
+class TestEraseDriveAlone(unittest.TestCase):
+    @mock.patch("shopfp.drives.fix_table", autospec=True)  # [undocumented-partial-mock]
+    def test_erased(self, fix_table):
+        drives.erase_drive("sda")

@@ -27,3 +27,14 @@ def write_drive(device):
     except DriveError:
         REMOVED.append(device)
         raise
+
+
+def erase_drive(device):
+    """Releases the drive on any failure, and raises it again."""
+    try:
+        if measure(device) > MAX_SIZE:
+            raise DriveError("drive too big to erase")
+        fix_table(device)
+    except BaseException:
+        REMOVED.append(device)
+        raise
