@@ -732,10 +732,12 @@ class Resolver:
 
     def _either(self, expr: ast.BoolOp, scope: Scope) -> Value:
         """``a or b``: the override-or-default idiom. Operands that are unknown
-        (typically parameters) or None are passed over; the others must agree."""
+        (typically parameters), None, or taken from a library's container
+        (``self.pool.get(block=False) or self._new_conn()``: the pool holds
+        what the other operand makes) are passed over; the others must agree."""
         known = [
             value for value in (self._evaluate(operand, scope) for operand in expr.values)
-            if value.kind is not Kind.UNKNOWN and value.qualname != "builtins.NoneType"
+            if value.kind is not Kind.UNKNOWN and value.qualname != "builtins.NoneType" and not _taken_from_a_container(value)
         ]
         if known and all(_same(known[0], other) or known[0].const == other.const is not None for other in known[1:]):
             return known[0]
@@ -1547,6 +1549,14 @@ class _ClassBodyLookup:
 
 
 _FORWARDING = ("__getattr__", "__getattribute__")
+
+
+# What a library's container gives back of what was put in it: ``queue.Queue.get()``, ``dict.pop()``.
+_CONTAINER_GETTERS = (".get()", ".get_nowait()", ".pop()", ".popleft()", ".popitem()")
+
+
+def _taken_from_a_container(value: Value) -> bool:
+    return value.kind is Kind.EXTERNAL and value.qualname.endswith(_CONTAINER_GETTERS)
 
 
 def _argument_for(function: FunctionNode, call: ast.Call, parameter: str) -> ast.expr | None:

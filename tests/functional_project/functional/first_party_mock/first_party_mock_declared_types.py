@@ -178,4 +178,4 @@ from shopfp.pooling import Pool  # noqa: E402
 def test_either_operand_decided_by_the_annotation(mocker):
     pool = Pool()
     mocker.patch.object(pool.get_conn(), "close")  # [first-party-mock]
-    mocker.patch.object(pool.get_untyped(), "close")  # a queued item or a new one: not told
+    mocker.patch.object(pool.get_untyped(), "close")  # [first-party-mock]  (a queued item is one the pool made)
