@@ -1057,16 +1057,7 @@ class Resolver:
             (parameter.arg, default) for parameter, default in zip(node.args.kwonlyargs, node.args.kw_defaults)
             if default is not None
         )
-        if func.owner is not None and "staticmethod" not in decorator_names(node):
-            positional = positional[1:]  # bound to the instance or class
-        passed: dict[str, ast.expr] = {}
-        for name, value in zip(positional, call.args):
-            if isinstance(value, ast.Starred):
-                break
-            passed[name] = value
-        for keyword in call.keywords:
-            if keyword.arg is not None:
-                passed[keyword.arg] = keyword.value
+        passed = _passed_arguments(node, call, bound=func.owner is not None and "staticmethod" not in decorator_names(node))
 
         def argument(name: str) -> Value | None:
             value = passed.get(name)
@@ -1559,20 +1550,31 @@ def _taken_from_a_container(value: Value) -> bool:
     return value.kind is Kind.EXTERNAL and value.qualname.endswith(_CONTAINER_GETTERS)
 
 
+def _passed_arguments(function: FunctionNode, call: ast.Call, bound: bool) -> dict[str, ast.expr]:
+    """What ``call`` of ``function`` passes, by parameter name: by position up
+    to the first starred argument (the first parameter left out when
+    ``bound`` to an instance or class), and by keyword."""
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if bound:
+        positional = positional[1:]
+    passed: dict[str, ast.expr] = {}
+    for name, value in zip(positional, call.args):
+        if isinstance(value, ast.Starred):
+            break
+        passed[name] = value
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            passed[keyword.arg] = keyword.value
+    return passed
+
+
 def _argument_for(function: FunctionNode, call: ast.Call, parameter: str) -> ast.expr | None:
     """What ``call`` of the method ``function`` (its instance bound, not
-    passed) gives ``parameter``, by keyword or position; None when it gives
-    nothing for it, or a starred argument comes first."""
+    passed) gives its parameter ``parameter``; None when it gives nothing."""
     arguments = function.args
     if parameter not in {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}:
         return None
-    passed = next((keyword.value for keyword in call.keywords if keyword.arg == parameter), None)
-    positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)][1:]
-    if passed is None and parameter in positional:
-        position = positional.index(parameter)
-        if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]):
-            passed = call.args[position]
-    return passed
+    return _passed_arguments(function, call, bound=True).get(parameter)
 
 
 def _is_proxy(value: Value) -> bool:
