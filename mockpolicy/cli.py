@@ -363,6 +363,10 @@ def _collect(
     if not report.quiet and (sys.stderr.isatty() or roots == [project.root] and not paths):
         _say(f"mockpolicy: analysing {len(files):,} file{'s' if len(files) != 1 else ''} under "
              f"{_listed(project, roots)} ({why})", file=sys.stderr)
+    if not report.quiet and not project.first_party and "first-party" not in project.settings and files:
+        _say(f"mockpolicy: note: no first-party package found under {project.root}, so first-party-mock "
+             "has nothing to report; name the project's packages in [tool.mockpolicy] first-party, or put a "
+             "pyproject.toml or setup.py in the folder holding them", file=sys.stderr)
     progress = Progress(sys.stderr, len(files), not report.quiet)
     return Run(project, roots, files, analyse_files(files, jobs, progress, cache), everything=everything)
 

@@ -262,7 +262,10 @@ class Project:
 def find_root(start: Path) -> Path:
     """The nearest directory at or above ``start`` holding project metadata.
 
-    Falls back to the nearest directory holding ``.git``, then to ``start``.
+    Falls back to the nearest directory holding ``.git``, then to the nearest
+    one at or above ``start`` that is not a package (no ``__init__.py``): the
+    folder pytest's and pylint's default import mode put on ``sys.path`` for
+    the tests there, from which the project's packages import.
     """
     start = resolved(start)
     if start.is_file():
@@ -272,6 +275,9 @@ def find_root(start: Path) -> Path:
             return candidate
     for candidate in (start, *start.parents):
         if (candidate / ".git").exists():
+            return candidate
+    for candidate in (start, *start.parents):
+        if not (candidate / "__init__.py").is_file():
             return candidate
     return start
 

@@ -124,6 +124,26 @@ def test_first_party_override(app_project: Path) -> None:
     assert (result.returncode, result.stdout) == (0, "")
 
 
+def test_a_project_without_metadata_is_rooted_above_its_packages(tmp_path: Path) -> None:
+    write_tree(tmp_path, {
+        "app/__init__.py": "", "app/jobs.py": "class Runner:\n    def claim(self):\n        return 1\n",
+        "tests/__init__.py": "", "tests/test_jobs.py": BAD_MOCK,
+    })
+    result = mockpolicy_in_process("check", "--no-cache", ".", cwd=tmp_path / "tests")
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("tests/test_jobs.py:5:9: first-party-mock 'app.jobs.Runner.claim' ")
+    assert "no first-party package" not in result.stderr
+
+
+def test_check_says_when_no_first_party_package_is_found(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"tests/test_jobs.py": BAD_MOCK})
+    result = mockpolicy_in_process("check", "--no-cache", "tests", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"no first-party package found under {tmp_path / 'tests'}," in result.stderr
+    configured = mockpolicy_in_process("check", "--no-cache", "tests", "-q", cwd=tmp_path)
+    assert "no first-party" not in configured.stderr  # -q: findings only
+
+
 def test_exclude_skips_folders_found_by_walking(app_project: Path) -> None:
     with (app_project / "pyproject.toml").open("a") as handle:
         handle.write("\n[tool.mockpolicy]\nexclude = ['tests/legacy']\n")

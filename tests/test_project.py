@@ -167,3 +167,11 @@ def test_shipped_test_support_is_code_under_test_and_test_folders_are_not(tmp_pa
     assert not project.is_shipped_test_support("app.testing")  # a module named so is the tests'
     assert not project.is_shipped_test_support("app.test.test_runner")
     assert not project.is_shipped_test_support("app.jobs")  # not test code at all
+
+
+def test_root_without_metadata_or_git_is_the_folder_above_the_packages(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pkg/__init__.py": "", "tests/__init__.py": "", "tests/unit/__init__.py": "",
+                          "tests/unit/test_x.py": "", "loose/test_y.py": ""})
+    assert find_root(tmp_path / "tests" / "unit" / "test_x.py") == tmp_path
+    assert find_root(tmp_path / "loose" / "test_y.py") == tmp_path / "loose"
+    assert load_project(tmp_path).first_party == frozenset({"pkg"})
