@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from mockpolicy.bodies import reading_once
 from mockpolicy.findings import Finding
 from mockpolicy.fixtures import is_autouse
 from mockpolicy.functions import FunctionNode, dotted_parts, own_nodes, walk
+from mockpolicy.index import is_file
 from mockpolicy.project import resolved
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import LEAKED_PATCHER, UNRESTORED_ATTRIBUTE, UNRESTORED_ENVIRON, UNRESTORED_SYS_MODULES
@@ -782,7 +784,7 @@ def _unrestored(analysis: Analysis, cleanups: _Cleanups) -> Iterator[Finding]:
                 continue  # ``tools.os.environ`` after the fixture set ``tools.os = MagicMock(...)``
             if shared is not None and (
                 _clears_before_each_test(context, node) or _owned_by_monkeypatch(context, node)
-                or _unimports_its_own_import(context, node)
+                or _unimports_its_own_import(context, node) or _drops_a_module_no_file_makes(analysis, node)
             ):
                 continue
             if shared is not None:
@@ -2092,6 +2094,31 @@ def _unimports_its_own_import(context: Context, node: ast.AST) -> bool:
             for p in picked
         )
     return False
+
+
+def _drops_a_module_no_file_makes(analysis: Analysis, node: ast.AST) -> bool:
+    """Whether ``node`` deletes from ``sys.modules`` a module by a name that no
+    file of the project, of the folder the tests import from, of the standard
+    library or of an installed library has: only something the tests ran put
+    it there (the code under test importing from a folder it added to
+    ``sys.path``, as Sphinx's autodoc does, or a test's fake module), so taking
+    it out is cleanup, and no later test can have relied on it being there."""
+    changed = _keyed_change(node)
+    if changed is None or isinstance(node, ast.Assign) or not ast.unparse(changed[0]).endswith("modules"):
+        return False
+    key = changed[1]
+    if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value):
+        return False
+    top = key.value.partition(".")[0]
+    if top in sys.stdlib_module_names or top in sys.builtin_module_names:
+        return False
+    if any(index.locate(key.value) is not None for index in (analysis.resolver.index, analysis.libraries.resolver.index)):
+        return False
+    tracker = analysis.memo.tracker
+    folder = resolved(Path(analysis.path)).parent
+    while is_file(folder / "__init__.py", tracker) and folder.parent != folder:
+        folder = folder.parent  # pytest's default import mode puts the first folder outside the packages on sys.path
+    return not (is_file(folder / f"{top}.py", tracker) or is_file(folder / top / "__init__.py", tracker))
 
 
 def _imported_modules(node: ast.AST, top_level: bool = False) -> set[str]:

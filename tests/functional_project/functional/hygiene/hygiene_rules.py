@@ -366,3 +366,17 @@ def test_library_class_attribute_put_back():
 
 def test_library_object_attribute_is_not_a_namespace():
     argparse.ArgumentParser().prog = "x"
+
+
+def test_drops_a_module_only_the_run_made(tmp_path):
+    (tmp_path / "shop_fodder.py").write_text('"""fodder"""\n', encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        __import__("shop_fodder")
+    finally:
+        sys.path.remove(str(tmp_path))
+    sys.modules.pop("shop_fodder", None)  # no file of the project or of a library makes it: cleanup
+    del sys.modules["shop_fodder.inner"]
+    sys.modules.pop("shopfp.jobs", None)  # [unrestored-sys-modules-mutation]
+    sys.modules.pop("hygiene_swept", None)  # [unrestored-sys-modules-mutation]
+    del sys.modules["csv"]  # [unrestored-sys-modules-mutation]
