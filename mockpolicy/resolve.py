@@ -998,8 +998,11 @@ class Resolver:
                 result = self.function_result(func.function, info, func.owner)
                 declared = func.function.args
                 unfolded = result.kind is Kind.UNKNOWN or (result.kind is Kind.CONSTANT and result.const is None)
-                if unfolded and (expr.args or expr.keywords or declared.defaults or any(declared.kw_defaults)):
-                    arguments = self._arguments(func, expr, scope, info)
+                receiver = self._given_receiver(func, expr.func, scope) if unfolded else None
+                if unfolded and (
+                    expr.args or expr.keywords or declared.defaults or any(declared.kw_defaults) or receiver is not None
+                ):
+                    arguments = self._arguments(func, expr, scope, info, receiver)
                     result = self.function_result(func.function, info, func.owner, arguments)
                 return result
         return UNKNOWN
@@ -1044,11 +1047,24 @@ class Resolver:
         result = self.function_result(factory.function, info, factory.owner) if info is not None else UNKNOWN
         return result if result.kind is Kind.INSTANCE else None
 
-    def _arguments(self, func: Value, call: ast.Call, scope: Scope, module: ModuleInfo) -> Lookup:
+    def _given_receiver(self, func: Value, callee: ast.expr, scope: Scope) -> Value | None:
+        """The object a method is called on (``Connection(transport=T).channel()``)
+        when it was made knowing what its constructor was given (``Value.given``),
+        which the method's own result may read (``self.transport_cls()``); None otherwise."""
+        if func.owner is None or func.function is None or not isinstance(callee, ast.Attribute) \
+                or decorator_names(func.function) & {"staticmethod", "classmethod"}:
+            return None
+        receiver = self._evaluate(callee.value, scope)
+        return receiver if receiver.kind is Kind.INSTANCE and receiver.given else None
+
+    def _arguments(
+        self, func: Value, call: ast.Call, scope: Scope, module: ModuleInfo, receiver: Value | None = None,
+    ) -> Lookup:
         """The call's arguments by parameter name, evaluated in the caller's scope
         when asked for (a result that depends on its arguments); a parameter the
         call leaves out is its default, evaluated where the function is defined
-        (``def build(parser_type=AppParser)``, then ``build()``)."""
+        (``def build(parser_type=AppParser)``, then ``build()``); the method's
+        first parameter is ``receiver``, when given (``_given_receiver``)."""
         assert func.function is not None
         node = func.function
         positional = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
@@ -1060,6 +1076,8 @@ class Resolver:
         passed = _passed_arguments(node, call, bound=func.owner is not None and "staticmethod" not in decorator_names(node))
 
         def argument(name: str) -> Value | None:
+            if receiver is not None and positional and name == positional[0]:
+                return receiver
             value = passed.get(name)
             if value is not None:
                 return self.evaluate(value, scope)
@@ -1378,6 +1396,9 @@ class _FunctionNames:
         owner = self.owner
         if owner is not None and facts.params and name == facts.params[0]:
             if "staticmethod" not in decorator_names(self.function):
+                called_on = self.params(name) if self.params is not None else None
+                if called_on is not None and called_on.given and called_on.cls is not None:
+                    return called_on  # the very object the method is called on (``Resolver._given_receiver``)
                 return Value(Kind.INSTANCE, module=owner.module, qualname=owner.qualname, cls=owner)
         if name in self.evaluating:
             return UNKNOWN

@@ -159,3 +159,13 @@ class TestWhatTheConstructorWasGiven(unittest.TestCase):
         relay = wrapping.Relay(wrapping.Transport())
         with mock.patch.object(relay.transport, "send"):  # [first-party-mock]
             pass
+
+    def test_made_by_a_method_from_what_the_constructor_was_given(self):
+        line = wrapping.Dialer(wrapping.Transport).dial()
+        with mock.patch.object(line, "send"):  # [first-party-mock]
+            pass
+
+    def test_made_from_a_double_class(self):
+        line = wrapping.Dialer(mock.Mock).dial()
+        with mock.patch.object(line, "send"):
+            pass

@@ -80,3 +80,13 @@ class Relay:
 
     def attach(self, transport):
         self.transport = transport
+
+
+class Dialer:
+    """Makes its transports from the class its constructor was given."""
+
+    def __init__(self, transport_cls):
+        self.transport_cls = transport_cls
+
+    def dial(self):
+        return self.transport_cls()
