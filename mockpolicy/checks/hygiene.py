@@ -2272,7 +2272,13 @@ def _is_imported_namespace(analysis: Analysis, expr: ast.expr, scope: Scope) -> 
             return False
         if "." not in value.qualname:
             return True
-        outside = analysis.libraries.resolver.resolve_dotted(value.qualname)  # ``argparse.ArgumentParser``, ``os.path``
+        libraries = analysis.libraries.resolver
+        if libraries.index.locate(value.qualname.partition(".")[0]) is None:
+            # a library this environment lacks: a name the module imports from it is
+            # shared by every test, whatever the import gave (``from stevedore import driver``)
+            binding = scope.module.bindings.get(expr.id) if isinstance(expr, ast.Name) else None
+            return binding is not None and binding.kind == "import"
+        outside = libraries.resolve_dotted(value.qualname)  # ``argparse.ArgumentParser``, ``os.path``
         return outside.kind in (Kind.MODULE, Kind.CLASS)
     return value.module != analysis.module.info.name  # not something the test module itself defines
 

@@ -380,3 +380,12 @@ def test_drops_a_module_only_the_run_made(tmp_path):
     sys.modules.pop("shopfp.jobs", None)  # [unrestored-sys-modules-mutation]
     sys.modules.pop("hygiene_swept", None)  # [unrestored-sys-modules-mutation]
     del sys.modules["csv"]  # [unrestored-sys-modules-mutation]
+
+
+from absent_vendor_lib import registry  # noqa: E402  (not installed: what it gives is not known)
+from absent_vendor_lib.settings import CONF  # noqa: E402
+
+
+def test_assigns_on_a_name_imported_from_a_library_not_installed():
+    registry.Manager = mock.Mock()  # [unrestored-attribute-assignment]
+    CONF.group.option = "x"  # an attribute of what the import gave: not known to be shared
