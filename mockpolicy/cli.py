@@ -28,6 +28,7 @@ from mockpolicy.errors import MockpolicyError
 from mockpolicy.findings import Finding
 from mockpolicy.formats import FORMATS, Context, TrendPoint, emit, plain
 from mockpolicy.identity import Identity
+from mockpolicy.libraries import missing_requirements
 from mockpolicy.printable import printable
 from mockpolicy.project import Project, find_root, load_project, resolved
 from mockpolicy.rules import (
@@ -367,8 +368,17 @@ def _collect(
         _say(f"mockpolicy: note: no first-party package found under {project.root}, so first-party-mock "
              "has nothing to report; name the project's packages in [tool.mockpolicy] first-party, or put a "
              "pyproject.toml or setup.py in the folder holding them", file=sys.stderr)
+    missing = missing_requirements(project) if not report.quiet and files else []
+    if missing:
+        named = ", ".join(missing[:_NAMED_AT_MOST]) + (", ..." if len(missing) > _NAMED_AT_MOST else "")
+        _say(f"mockpolicy: note: {len(missing)} of the project's declared requirements ({named}) are not "
+             "installed where mockpolicy reads libraries, so what the tests import from them is not known; "
+             "run mockpolicy in the project's environment, or set VIRTUAL_ENV to it", file=sys.stderr)
     progress = Progress(sys.stderr, len(files), not report.quiet)
     return Run(project, roots, files, analyse_files(files, jobs, progress, cache), everything=everything)
+
+
+_NAMED_AT_MOST = 5  # requirements a note names
 
 
 def _shard_alone(args: argparse.Namespace) -> None:

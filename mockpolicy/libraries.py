@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+from packaging.utils import canonicalize_name
+
 from mockpolicy.deps import Tracker
 from mockpolicy.index import ModuleIndex, SummaryStore
 from mockpolicy.project import Project
@@ -82,6 +84,27 @@ def library_roots(project: Project) -> tuple[Path, ...]:
 
 
 _INSTALLED = ("site-packages", "dist-packages")
+
+
+def missing_requirements(project: Project) -> list[str]:
+    """The names of the project's declared requirements (``Project.requirements``)
+    that no folder libraries are read from has installed (no ``.dist-info``,
+    ``.egg-info`` or ``.egg-link`` of that name): what the tests import from
+    them cannot be read, so it is not known."""
+    installed: set[str] = {canonicalize_name(project.root.name)}
+    for root in library_roots(project):
+        try:
+            entries = os.listdir(root)
+        except OSError:
+            continue
+        for entry in entries:
+            stem, dot, kind = entry.rpartition(".")
+            if dot and kind in ("dist-info", "egg-info", "egg-link"):
+                installed.add(canonicalize_name(stem.split("-", 1)[0]))
+    return [
+        requirement.name for requirement in project.requirements
+        if canonicalize_name(requirement.name) not in installed
+    ]
 
 
 def active_environment() -> list[Path]:

@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
 from mockpolicy.errors import MockpolicyError
 from mockpolicy.printable import displayable_name
 from mockpolicy.rules import RULES_BY_SYMBOL
@@ -96,6 +99,9 @@ class Project:
     pytest_plugins: tuple[str, ...] = ()
     test_paths_from: str = ""  # why ``test_paths`` are what they are, for the user
     selection: Selection = field(default_factory=lambda: Selection(frozenset(RULES_BY_SYMBOL)), compare=False)
+    # The distributions the project needs at run time, as its metadata or its
+    # requirements.txt declares them (``declared_requirements``).
+    requirements: tuple[Requirement, ...] = field(default=(), compare=False)
 
     def is_excluded(self, path: Path) -> bool:
         """Whether ``path`` (or a folder above it, up to the root) matches ``exclude``."""
@@ -303,7 +309,43 @@ def load_project(root: Path) -> Project:
     plugins = tuple(_pytest_plugins(root, pyproject, setup_cfg))
     pylint_disabled = _pylint_disabled(pyproject)
     selection = from_settings(settings, str(root / "pyproject.toml"), pylint_disabled)
-    return Project(root, first_party, source_roots, test_paths, settings, plugins, test_paths_from, selection)
+    requirements = declared_requirements(root, pyproject, setup_cfg)
+    return Project(
+        root, first_party, source_roots, test_paths, settings, plugins, test_paths_from, selection, requirements
+    )
+
+
+def declared_requirements(
+    root: Path, pyproject: dict[str, Any], setup_cfg: configparser.ConfigParser,
+) -> tuple[Requirement, ...]:
+    """The run-time requirements the project declares: ``[project]
+    dependencies``, Poetry's dependency table, setup.cfg's ``install_requires``,
+    else the lines of ``requirements.txt`` (pbr's and many a setup.py's
+    source). Those whose markers rule them out here (an extra's, another
+    Python's) and lines that are no requirement (``-r``, URLs) are left out."""
+    texts = _strings(_table(pyproject, "project").get("dependencies"))
+    texts += [name for name in _table(pyproject, "tool", "poetry", "dependencies") if name.lower() != "python"]
+    if setup_cfg.has_option("options", "install_requires"):
+        texts += setup_cfg.get("options", "install_requires").splitlines()
+    if not texts:
+        try:
+            listed = read_source(root / "requirements.txt")
+        except SourceError:
+            listed = b""
+        texts = listed.decode("utf-8", "replace").splitlines()
+    found: dict[str, Requirement] = {}
+    for text in texts:
+        text = text.split(" #", 1)[0].strip()
+        if not text or text.startswith(("#", "-")):
+            continue
+        try:
+            requirement = Requirement(text)
+            if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+                continue
+        except ValueError:  # InvalidRequirement, or a marker comparing what cannot be compared
+            continue
+        found.setdefault(canonicalize_name(requirement.name), requirement)
+    return tuple(found.values())
 
 
 def _pylint_disabled(pyproject: dict[str, Any]) -> list[str]:

@@ -144,6 +144,19 @@ def test_check_says_when_no_first_party_package_is_found(tmp_path: Path) -> None
     assert "no first-party" not in configured.stderr  # -q: findings only
 
 
+def test_check_names_declared_requirements_it_cannot_read(tmp_path: Path) -> None:
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\ndependencies = ['absent-vendor-lib>=1', 'pylint']\n",
+        "app/__init__.py": "", "tests/test_jobs.py": BAD_MOCK,
+        "venv/lib/python3.11/site-packages/absent_vendor_lib-1.0.dist-info/METADATA": "",
+    })
+    result = mockpolicy_in_process("check", "--no-cache", "tests", cwd=tmp_path, env={"VIRTUAL_ENV": ""})
+    assert "1 of the project's declared requirements (absent-vendor-lib) are not installed" in result.stderr
+    activated = {"VIRTUAL_ENV": str(tmp_path / "venv")}
+    found = mockpolicy_in_process("check", "--no-cache", "tests", cwd=tmp_path, env=activated)
+    assert "declared requirements" not in found.stderr
+
+
 def test_exclude_skips_folders_found_by_walking(app_project: Path) -> None:
     with (app_project / "pyproject.toml").open("a") as handle:
         handle.write("\n[tool.mockpolicy]\nexclude = ['tests/legacy']\n")

@@ -175,3 +175,17 @@ def test_root_without_metadata_or_git_is_the_folder_above_the_packages(tmp_path:
     assert find_root(tmp_path / "tests" / "unit" / "test_x.py") == tmp_path
     assert find_root(tmp_path / "loose" / "test_y.py") == tmp_path / "loose"
     assert load_project(tmp_path).first_party == frozenset({"pkg"})
+
+
+def test_declared_requirements_from_each_kind_of_metadata(tmp_path: Path) -> None:
+    write_tree(tmp_path, {
+        "a/pyproject.toml": (
+            "[project]\nname = 'a'\ndependencies = ['Requests>=2', 'tomli; python_version < \"3.0\"',"
+            " 'extra-only; extra == \"docs\"', 'not a requirement!!', 'odd; os_name ~= \"x\"']\n"
+            "[tool.poetry.dependencies]\npython = '^3.9'\nclick = '*'\n"
+        ),
+        "b/setup.cfg": "[options]\ninstall_requires =\n    oslo.config>=6\n    stevedore\n",
+        "c/setup.py": "", "c/requirements.txt": "# pinned\n-r base.txt\npbr!=2.1.0 # comment\nhttps://x/y.whl\nWebOb\n",
+    })
+    names = {key: [r.name for r in load_project(tmp_path / key).requirements] for key in "abc"}
+    assert names == {"a": ["Requests", "click"], "b": ["oslo.config", "stevedore"], "c": ["pbr", "WebOb"]}
