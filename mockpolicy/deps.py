@@ -94,6 +94,7 @@ class Tracker:
         self.enabled = enabled
         self.facts: dict[Dep, str] = {}
         self._frames: list[set[Dep]] = []
+        self._distinct: dict[Deps, Deps] = {}
 
     def observe(self, dep: Dep, fact: str) -> None:
         """Record what the run saw of ``dep`` (the first sighting counts; a
@@ -129,7 +130,10 @@ class Tracker:
         deps = self._frames.pop()
         if self._frames:
             self._frames[-1].update(deps)
-        return frozenset(deps) if deps else NO_DEPS
+        if not deps:
+            return NO_DEPS
+        found = frozenset(deps)
+        return self._distinct.setdefault(found, found)  # results often share theirs: one copy each
 
     def collect(self, compute: Callable[[], V]) -> tuple[V, Deps]:
         """``compute()`` and the dependencies it noted."""
