@@ -1175,6 +1175,11 @@ class Resolver:
                 self._evaluate(expr, scope) if expr is not None else Value(Kind.CONSTANT, qualname="builtins.NoneType")
                 for expr in results
             ]
+            for position, (expr, found) in enumerate(zip(results, values)):
+                if found.kind in (Kind.UNKNOWN, Kind.MISSING) or found.qualname == "builtins.NoneType":
+                    made = _made_when_unset(function, facts, expr)
+                    if made is not None:
+                        values[position] = self._evaluate(made, scope)
             first = values[0]
             if all(_same(first, other) for other in values[1:]):
                 value = first
@@ -1569,6 +1574,24 @@ _CONTAINER_GETTERS = (".get()", ".get_nowait()", ".pop()", ".popleft()", ".popit
 
 def _taken_from_a_container(value: Value) -> bool:
     return value.kind is Kind.EXTERNAL and value.qualname.endswith(_CONTAINER_GETTERS)
+
+
+def _made_when_unset(function: FunctionNode, facts: FunctionFacts, expr: ast.expr | None) -> ast.expr | None:
+    """What a method returning an attribute of its instance that it makes
+    itself when unset (``if self._qos is None: self._qos = QoS(self)`` ...
+    ``return self._qos``, a lazily made property) gives: the one value the
+    method assigns that attribute, when it is not None; None otherwise."""
+    if not (facts.params and isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)
+            and expr.value.id == facts.params[0]):
+        return None
+    made = [
+        node.value for node in own_nodes(function)
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Attribute) and target.attr == expr.attr and isinstance(target.value, ast.Name)
+            and target.value.id == expr.value.id for target in node.targets
+        )
+    ]
+    return made[0] if len(made) == 1 and not is_none(made[0]) else None
 
 
 def _passed_arguments(function: FunctionNode, call: ast.Call, bound: bool) -> dict[str, ast.expr]:

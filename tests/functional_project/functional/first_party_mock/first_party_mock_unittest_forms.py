@@ -169,3 +169,11 @@ class TestWhatTheConstructorWasGiven(unittest.TestCase):
         line = wrapping.Dialer(mock.Mock).dial()
         with mock.patch.object(line, "send"):
             pass
+
+    def test_made_on_first_use(self):
+        with mock.patch.object(wrapping.Line().transport, "send"):  # [first-party-mock]
+            pass
+
+    def test_assigned_twice_on_first_use(self):
+        with mock.patch.object(wrapping.Line().spare, "send"):
+            pass

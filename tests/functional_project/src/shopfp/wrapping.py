@@ -90,3 +90,25 @@ class Dialer:
 
     def dial(self):
         return self.transport_cls()
+
+
+class Line:
+    """Makes its transport on first use, and its spare only when asked to."""
+
+    _transport = None
+
+    @property
+    def transport(self):
+        if self._transport is None:
+            self._transport = Transport()
+        return self._transport
+
+    @property
+    def spare(self):
+        if not self._spare_made():
+            self._spare = Transport()
+            self._spare = None
+        return self._spare
+
+    def _spare_made(self):
+        return hasattr(self, "_spare")
