@@ -1333,9 +1333,11 @@ def _named_as_methods_only(analysis: Analysis, name: str, reach: Reach) -> bool:
     """Whether the tests name ``name`` only as a method of objects of known
     classes that define (or inherit) a method of that name, called or handed
     on (``shell.Shell().main(argv)``, ``assertRaises(E, shell.main, argv)``
-    with ``shell`` such an object): that does not run a module's function of
-    the same name (glanceclient's ``shell.main``, whose ``except Exception``
-    is above the method the tests enter at). Any other use of the name, or
+    with ``shell`` such an object), or as a module of that name (``from
+    mkdocs.commands import gh_deploy`` ... ``gh_deploy._get_current_sha()``):
+    that does not run a module's function of the same name (glanceclient's
+    ``shell.main``, whose ``except Exception`` is above the method the tests
+    enter at; mkdocs's ``gh_deploy.gh_deploy``). Any other use of the name, or
     one on an object the engine cannot type, may run it."""
     uses = 0
     stack = list(reach.applying)
@@ -1350,6 +1352,9 @@ def _named_as_methods_only(analysis: Analysis, name: str, reach: Reach) -> bool:
         scope = analysis.module.scope(context)
         for named in [*own_nodes(node), *(inner for decorator in node.decorator_list for inner in walk(decorator))]:
             if isinstance(named, ast.Name) and named.id == name:
+                if analysis.resolver.evaluate(named, scope).kind is Kind.MODULE:
+                    uses += 1  # the module of that name, not its function
+                    continue
                 return False  # the function itself, imported by name, or a local of that name
             if not (isinstance(named, ast.Attribute) and named.attr == name):
                 continue

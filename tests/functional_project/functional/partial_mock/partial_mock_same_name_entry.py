@@ -40,3 +40,24 @@ class TestHandingOnTheCallersMethod(unittest.TestCase):
     @mock.patch.object(console.Console, "count", autospec=True, side_effect=ValueError)  # [undocumented-partial-mock]
     def test_guard_fails(self, count):
         self.assertRaises(ValueError, console.Guard().run, ["a"])
+
+
+from shopfp import deploy  # noqa: E402
+
+
+class TestNamingTheModuleOnly(unittest.TestCase):  # mkdocs 1.6.1's gh_deploy tests
+    def test_version(self):
+        self.assertEqual(deploy.version(), "1.0")
+
+    @mock.patch("shopfp.deploy._is_repository", return_value=True)  # [undocumented-partial-mock]
+    def test_deploy(self, is_repository):
+        self.assertEqual(deploy.deploy(), "deployed")
+
+
+class TestCallingTheFunctionToo(unittest.TestCase):
+    def test_deploy_anywhere(self):
+        self.assertEqual(deploy.deploy(), "deployed")
+
+    @mock.patch("shopfp.deploy._is_repository", return_value=True)
+    def test_deploy(self, is_repository):
+        self.assertEqual(deploy.deploy(), "deployed")
