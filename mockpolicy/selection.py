@@ -5,7 +5,9 @@ or ``ALL``.
 
 Both front ends apply the same ``Selection``: the CLI filters its run with it,
 the pylint plugin the findings of each module (pylint's own enable/disable
-comes on top). ``mock-analysis-error`` can be ignored like any rule.
+comes on top). ``mock-analysis-error`` stays selected whatever ``select``
+names, as ruff reports a syntax error whatever is selected, so a file that
+was not analysed never passes for a clean one; ``ignore`` turns it off.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from mockpolicy.errors import MockpolicyError
-from mockpolicy.rules import ALL_RULES, RULES_BY_SYMBOL
+from mockpolicy.rules import ALL_RULES, ANALYSIS_ERROR, RULES_BY_SYMBOL
 
 ALL = "ALL"
 
@@ -77,7 +79,9 @@ class Selection:
     ) -> Selection:
         """This selection changed by command-line flags: ``select`` replaces the
         enabled rules, ``extend_select`` adds to them, ``ignore`` removes."""
-        enabled = expand(select, "--select") if select is not None else self.enabled
+        enabled = self.enabled
+        if select is not None:  # the analysis error stays unless the configuration ignores it
+            enabled = expand(select, "--select") | (self.enabled & {ANALYSIS_ERROR.symbol})
         enabled = (enabled | expand(extend_select, "--extend-select")) - expand(ignore, "--ignore")
         return Selection(enabled, self.per_file_ignores)
 
@@ -87,7 +91,9 @@ def from_settings(settings: Mapping[str, object], where: str, disabled_for_pylin
     ``disabled_for_pylint`` are names pylint's configuration disables, of which
     those naming mockpolicy rules are ignored too."""
     select = settings.get("select")
-    enabled = expand(_names(select), f"{where}: [tool.mockpolicy] select") if select is not None else frozenset(RULES_BY_SYMBOL)
+    enabled = frozenset(RULES_BY_SYMBOL)
+    if select is not None:
+        enabled = expand(_names(select), f"{where}: [tool.mockpolicy] select") | {ANALYSIS_ERROR.symbol}
     enabled |= expand(_names(settings.get("extend-select", [])), f"{where}: [tool.mockpolicy] extend-select")
     enabled -= expand(_names(settings.get("ignore", [])), f"{where}: [tool.mockpolicy] ignore")
     enabled -= frozenset(symbol for name in disabled_for_pylint for symbol in _pylint_named(name))

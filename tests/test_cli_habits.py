@@ -128,6 +128,19 @@ def test_selection_in_config_and_flags_applies_to_both_front_ends(app_project: P
     assert _from_cli(app_project, "--extend-select", "ALL") >= expected | {("tests/test_jobs.py", 5, "first-party-mock")}
 
 
+def test_a_file_not_analysed_is_reported_whatever_is_selected(app_project: Path) -> None:
+    write_tree(app_project, {"tests/test_jobs.py": MOCKS, "tests/test_broken.py": "from unittest import mock\ndef test(:\n"})
+    broken = ("tests/test_broken.py", 2, "mock-analysis-error")
+    assert broken in _from_cli(app_project, "--select", "unspecced-mock")
+    assert broken not in _from_cli(app_project, "--select", "unspecced-mock", "--ignore", "E7399")
+    with (app_project / "pyproject.toml").open("a") as handle:
+        handle.write('\n[tool.mockpolicy]\nselect = ["first-party-mock"]\n')
+    assert _from_cli(app_project) == {("tests/test_jobs.py", 5, "first-party-mock"), broken}
+    with (app_project / "pyproject.toml").open("a") as handle:
+        handle.write('ignore = ["mock-analysis-error"]\n')
+    assert _from_cli(app_project, "--select", "unspecced-mock") == {("tests/test_jobs.py", 5, "unspecced-mock")}
+
+
 def test_an_unknown_rule_name_is_one_sentence(app_project: Path) -> None:
     write_tree(app_project, {"tests/test_jobs.py": MOCKS})
     result = mockpolicy_in_process("check", "--ignore", "no-such-rule", cwd=app_project)
