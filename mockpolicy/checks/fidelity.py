@@ -236,22 +236,36 @@ def check(analysis: Analysis) -> Iterator[Finding]:
         yield analysis.finding(
             call, UNSPECCED_MOCK.symbol,
             f"{subject}{reason}, so a misspelt or removed attribute still answers and the test stays "
-            f"green. {_advice(site)}, or mark a deliberately open double with '# mock-isolation: <reason>'.",
+            f"green. {_advice(analysis, site)}, or mark a deliberately open double with '# mock-isolation: <reason>'.",
             scope,
         )
 
 
-def _advice(site: MockSite) -> str:
+def _advice(analysis: Analysis, site: MockSite) -> str:
     """How to give ``site``'s double a spec: a mock class takes ``spec=``
-    (``autospec`` is no argument of it), and a patch of an attribute of a
-    mock without a spec cannot be autospecced (``InvalidSpecError``): that
-    mock needs the spec."""
+    (``autospec`` is no argument of it); a patch creating the name it
+    replaces (``create=True``, or a builtin missing from the module, which
+    mock creates) refuses ``autospec=`` and ``spec=`` (``TypeError``), so its
+    replacement needs the spec; and a patch of an attribute of a mock without
+    a spec cannot be autospecced (``InvalidSpecError``): that mock needs the spec."""
     if site.kind == "mock":
         return "Pass spec=/spec_set= the real object (or make it with create_autospec(real))"
+    if site.kind == "patch" and any(_creates(analysis, site, target) for target in site.targets):
+        return ("The patch creates the name it replaces, which autospec= and spec= refuse (TypeError): "
+                "pass the replacement made with the spec, new=create_autospec(real) or new=MagicMock(spec=real)")
     if any(_of_an_open_mock(target.value.qualname) for target in site.targets):
         return ("It patches an attribute of a mock made without a spec, which autospec=True cannot follow: "
                 "give that mock a spec (spec=/spec_set= the real object)")
     return "Pass autospec=True (or spec=/spec_set= the real object)"
+
+
+def _creates(analysis: Analysis, site: MockSite, target: Target) -> bool:
+    """Whether the patch ``site`` creates ``target``, which does not exist:
+    by ``create=True``, or as mock does for a public builtin patched on a module."""
+    if target.value.kind is not Kind.MISSING:
+        return False
+    owner, name = _missing_part(analysis, target)
+    return site.entry.missing_allowed_by(site.call) is not None or _created_by_mock(analysis, site, target, owner, name)
 
 
 def _of_an_open_mock(qualname: str) -> bool:

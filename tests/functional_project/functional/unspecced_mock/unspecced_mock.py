@@ -107,3 +107,13 @@ class RecordingMock(mock.MagicMock):
 def test_a_mock_subclass_without_a_spec():
     storage = RecordingMock(return_value=None)  # [unspecced-mock]
     storage()
+
+
+@mock.patch("shopfp.jobs.open", side_effect=OSError)  # [unspecced-mock]  (mock creates the builtin: new= carries the spec)
+def test_patch_of_a_builtin_the_module_lacks(opened):
+    jobs.run("a")
+
+
+@mock.patch("shopfp.jobs.open", MagicMock(spec=open, side_effect=OSError))
+def test_patch_of_a_builtin_with_a_specced_replacement():
+    jobs.run("a")
