@@ -2306,8 +2306,9 @@ def _restores_shared(analysis: Analysis, shared: _Shared, visible: Cleanup, scop
         if first <= line <= last and _patches_dict(analysis, manager, scope, shared.qualname):
             return True
     regions: list[ast.AST] = [*visible.nodes, *visible.registered, *_managers_cleanup(analysis, visible, scope, node)]
+    rebound = {id(target) for region in regions for target in _rebindings(region, shared.qualname)}
     if any(
-        _changes(analysis, child, scope, shared.qualname) or _mentions(child, shared.qualname)
+        _changes(analysis, child, scope, shared.qualname) or (_mentions(child, shared.qualname) and id(child) not in rebound)
         for region in regions for child in ast.walk(region)
     ):
         return True
@@ -2315,6 +2316,16 @@ def _restores_shared(analysis: Analysis, shared: _Shared, visible: Cleanup, scop
         first <= line <= last and _manager_restores(analysis, manager, scope, shared.qualname)
         for first, last, manager in visible.guarded
     )
+
+
+def _rebindings(region: ast.AST, qualname: str) -> Iterator[ast.expr]:
+    """The targets of ``os.environ = saved`` (``qualname`` spelt out) in
+    ``region``: that rebinds the module's name, to a copy that is a plain dict,
+    and puts nothing back in the process's environment (``putenv``) or the
+    interpreter's table of modules (docker 6.1.3's ``tearDown``)."""
+    for child in ast.walk(region):
+        if isinstance(child, ast.Assign):
+            yield from (target for target in child.targets if _mentions(target, qualname))
 
 
 def _manager_restores(analysis: Analysis, manager: ast.expr, scope: Scope, qualname: str, depth: int = 0) -> bool:

@@ -169,3 +169,26 @@ class TestSetUpRegistersAnUnrelatedFunction(unittest.TestCase):
 
     def test_set(self):
         os.environ["SHOP_A"] = "x"  # [unrestored-environ-mutation]
+
+
+class TestRebindingInTearDown(unittest.TestCase):  # docker 6.1.3's FromEnvTest
+    def setUp(self):
+        self.saved_environ = os.environ.copy()
+
+    def tearDown(self):
+        os.environ = self.saved_environ  # a plain dict now: the process keeps what the test set
+
+    def test_set(self):
+        os.environ.update(SHOP_HOST="tcp://h:2376")  # [unrestored-environ-mutation]
+
+
+class TestPuttingBackInTearDown(unittest.TestCase):
+    def setUp(self):
+        self.saved_environ = os.environ.copy()
+
+    def tearDown(self):
+        os.environ.clear()
+        os.environ.update(self.saved_environ)
+
+    def test_set(self):
+        os.environ.update(SHOP_HOST="tcp://h:2376")
