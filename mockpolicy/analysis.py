@@ -22,7 +22,7 @@ from mockpolicy.findings import Finding
 from mockpolicy.functions import TRY_STATEMENTS, FunctionNode, dotted_parts, is_none, own_nodes, statements, walk
 from mockpolicy.helpers import MOCKING_WORDS, OPAQUE
 from mockpolicy.libraries import Libraries
-from mockpolicy.outcomes import Outcome, function_outcomes
+from mockpolicy.outcomes import VALUE, Outcome, function_outcomes
 from mockpolicy.resolve import Resolver
 from mockpolicy.rules import ANNOTATION_WITHOUT_REASON, Rule
 from mockpolicy.sites import Context, MockSite, Target, TestModule, root_key
@@ -105,6 +105,14 @@ class Memo:
             known = self._outcomes[id(function)] = (function, function_outcomes(function, lines))
             done()
         return known[1]
+
+
+def _returns(function: FunctionNode) -> int:
+    """How many ``return`` statements ``function``'s own body holds."""
+    done = reading_once(function)
+    count = sum(isinstance(node, ast.Return) for node in own_nodes(function))
+    done()
+    return count
 
 
 def _active_lines(site: MockSite, decorated: dict[int, dict[int, ast.AST]]) -> tuple[int, int]:
@@ -615,11 +623,20 @@ class Analysis:
             own = self.memo.outcomes(node, self.source_lines(function))
         if own is None or depth >= MAX_DELEGATION:
             return own
+        delegated = self._returned_calls(function)
         raised = {
-            outcome for callee in self._returned_calls(function)
+            outcome for callee in delegated
             for outcome in self.outcomes(callee, depth + 1) or () if outcome.kind == "raises"
         }
-        return own | raised if raised - own else own
+        own = own | raised if raised - own else own
+        if delegated and {outcome for outcome in own if outcome.kind == "returns"} == {VALUE} \
+                and _returns(node) == len(delegated):
+            # a wrapper: each return hands on a project function's answer, which it may branch on
+            answers = [self.outcomes(callee, depth + 1) for callee in delegated]
+            if all(answer is not None for answer in answers):
+                handed_on = {o for answer in answers for o in answer or () if o.kind == "returns"}
+                own = frozenset({o for o in own if o.kind == "raises"} | handed_on)
+        return own
 
     def _returned_calls(self, function: Value) -> list[Value]:
         """The project functions whose call ``function`` returns outside any

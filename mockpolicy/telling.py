@@ -1191,7 +1191,10 @@ def _reaches(
     else:
         named = name in reach.names
         if named and caller.owner and not name.startswith("__"):
-            named = _class_named_in_file(analysis, caller.owner, reach) and not _called_on_other_classes_only(analysis, caller, reach)
+            named = _class_named_in_file(analysis, caller.owner, reach) \
+                and not _called_on_other_classes_only(analysis, caller, reach)
+            if not named and _called_on_an_heir(analysis, caller, reach):
+                return True  # on an object whose class the engine knows: reached, wherever the class is imported from
         elif named and not caller.owner:
             named = not _named_as_methods_only(analysis, name, reach)
     if named:
@@ -1327,6 +1330,28 @@ def _called_on_other_classes_only(analysis: Analysis, caller: Caller, reach: Rea
         if getattr(cls.members.get(name), "kind", "") != "def":
             return False  # inherited: maybe the caller's own method
     return True
+
+
+def _called_on_an_heir(analysis: Analysis, caller: Caller, reach: Reach) -> bool:
+    """Whether the tests call the method ``caller`` (or hand it on) on an
+    object of a class that inherits it: docker 6.1.3's ``self.client.push(...)``
+    on an ``APIClient`` built of mixins runs ``ImageApiMixin.push``, though the
+    file never names the mixin (``_class_named_in_file``)."""
+    name = caller.qualname.rpartition(".")[2]
+    stack = list(reach.applying)
+    while stack:
+        context = stack.pop()
+        stack.extend(context.children)
+        methods = [
+            method for call in context.calls for method in (call.func, *call.args)
+            if isinstance(method, ast.Attribute) and method.attr == name
+        ]
+        for method in methods:
+            receiver = analysis.resolver.evaluate(method.value, analysis.module.scope(context))
+            if receiver.kind in (Kind.INSTANCE, Kind.CLASS) and receiver.cls is not None \
+                    and analysis.resolver.attribute(receiver, name).function is caller.function:
+                return True
+    return False
 
 
 def _named_as_methods_only(analysis: Analysis, name: str, reach: Reach) -> bool:
