@@ -2107,8 +2107,9 @@ def _drops_a_module_no_file_makes(analysis: Analysis, node: ast.AST) -> bool:
     if changed is None or isinstance(node, ast.Assign) or not ast.unparse(changed[0]).endswith("modules"):
         return False
     key = changed[1]
-    if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value):
-        return False
+    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)
+            and all(part.isidentifier() for part in key.value.split("."))):
+        return False  # no module's name (nor a path to look at on the machine)
     top = key.value.partition(".")[0]
     if top in sys.stdlib_module_names or top in sys.builtin_module_names:
         return False

@@ -389,3 +389,7 @@ from absent_vendor_lib.settings import CONF  # noqa: E402
 def test_assigns_on_a_name_imported_from_a_library_not_installed():
     registry.Manager = mock.Mock()  # [unrestored-attribute-assignment]
     CONF.group.option = "x"  # an attribute of what the import gave: not known to be shared
+
+
+def test_drops_keys_no_module_is_named():
+    sys.modules.pop("../../etc/hosts", None)  # [unrestored-sys-modules-mutation]
