@@ -19,6 +19,7 @@ from mockpolicy.annotations import Annotations
 from mockpolicy.bodies import NOTHING, reading_once
 from mockpolicy.deps import UNREADABLE, Deps, Tracker, digest
 from mockpolicy.findings import Finding
+from mockpolicy.fixtures import fixture_name
 from mockpolicy.functions import TRY_STATEMENTS, FunctionNode, dotted_parts, is_none, own_nodes, statements, walk
 from mockpolicy.helpers import MOCKING_WORDS, OPAQUE
 from mockpolicy.libraries import Libraries
@@ -105,6 +106,26 @@ class Memo:
             known = self._outcomes[id(function)] = (function, function_outcomes(function, lines))
             done()
         return known[1]
+
+
+def _as_the_test_sees(set_up: Context, text: str) -> list[str]:
+    """How a test names what the set-up ``set_up`` replaced as ``text``: a set-up
+    method's ``self.api.rpc`` as it is; a fixture's own local, which it returns
+    or yields (``made.transport`` after ``return made``), by the fixture's name
+    (``pipeline.transport``), as the tests requesting it receive it; another
+    local of a fixture not at all."""
+    node = set_up.node
+    name = fixture_name(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    if name is None:
+        return [text]
+    root, dot, rest = text.partition(".")
+    if root in ("self", "cls"):
+        return [text]
+    handed = {
+        inner.value.id for inner in own_nodes(node)
+        if isinstance(inner, (ast.Return, ast.Yield)) and isinstance(inner.value, ast.Name)
+    }
+    return [f"{name}{dot}{rest}"] if root in handed else []
 
 
 def _returns(function: FunctionNode) -> int:
@@ -256,6 +277,17 @@ class Analysis:
         in an attribute is a collaborator swapped, not code replaced)."""
         if site.kind not in ("mock", "autospec") or site.wrapped is not None:
             return []
+        attribute = self._attribute_assigned(site)
+        if attribute is None:
+            return []
+        value = self.resolver.evaluate(attribute, self.module.scope(site.owner))
+        if value.kind not in (Kind.FUNCTION, Kind.CLASS):
+            return []
+        return [Target(ast.unparse(attribute), value)]
+
+    def _attribute_assigned(self, site: MockSite) -> ast.Attribute | None:
+        """The attribute ``site``'s double is assigned over (``base.getid =
+        mock.Mock()``, ``engine._slot = Mock()``), if it is."""
         if self._assigned is None:
             self._assigned = {
                 id(statement.value): statement.targets[0]
@@ -263,13 +295,7 @@ class Analysis:
                 if isinstance(statement, ast.Assign) and len(statement.targets) == 1
                 and isinstance(statement.targets[0], ast.Attribute) and isinstance(statement.value, ast.Call)
             }
-        attribute = self._assigned.get(id(site.call))
-        if attribute is None:
-            return []
-        value = self.resolver.evaluate(attribute, self.module.scope(site.owner))
-        if value.kind not in (Kind.FUNCTION, Kind.CLASS):
-            return []
-        return [Target(ast.unparse(attribute), value)]
+        return self._assigned.get(id(site.call))
 
     def _wrapped(self, site: MockSite) -> list[Target]:
         """For a double with no spec that wraps a real object and is answered
@@ -289,9 +315,11 @@ class Analysis:
 
     def on_a_mock(self, site: MockSite, target: Target) -> bool:
         """Whether ``target`` is an attribute of an object that a mock of the same
-        test (earlier in it, or in its set-up) already replaced: then it names a
-        mock's attribute, not the project's code (``mock_object(self.api, "rpc")``
-        in ``setUp``, then ``mock_object(self.api.rpc, "cast")``)."""
+        test (earlier in it, or in its set-up or fixtures) already replaced, or a
+        double assigned over: then it names a mock's attribute, not the project's
+        code (``mock_object(self.api, "rpc")`` in ``setUp``, then
+        ``mock_object(self.api.rpc, "cast")``; scrapy's ``engine._slot =
+        Mock()`` in a fixture, then ``engine._slot.add_request = Mock()``)."""
         prefixes = {target.text[:i] for i, char in enumerate(target.text) if char == "."}
         if not prefixes:
             return False
@@ -299,6 +327,10 @@ class Analysis:
             self._replaced = {}
             decorated: dict[int, dict[int, ast.AST]] = {}  # id(context) -> id(decorator call) -> its definition
             for other in self.module.sites:
+                attribute = self._attribute_assigned(other) if other.kind in ("mock", "autospec") else None
+                if attribute is not None:  # a double assigned over an attribute (``engine._slot = Mock()``)
+                    start, end = _active_lines(other, decorated)
+                    self._replaced.setdefault(id(other.owner), []).append((start, end, ast.unparse(attribute)))
                 if other.spec_only:
                     continue  # ``Mock(spec=Worker)`` makes a double and replaces nothing: ``Worker`` stays real
                 start, end = _active_lines(other, decorated)
@@ -311,7 +343,10 @@ class Analysis:
         set_ups = self._set_ups.get(id(site.owner))
         if set_ups is None:
             set_ups = self._set_ups[id(site.owner)] = set_ups_of(site.owner, self._set_ups_by_parent)
-        return any(text in prefixes for set_up in set_ups for _, _, text in self._replaced.get(id(set_up), ()))
+        return any(
+            seen in prefixes for set_up in set_ups for _, _, text in self._replaced.get(id(set_up), ())
+            for seen in _as_the_test_sees(set_up, text)
+        )
 
     def _a_logger(self, value: Value) -> bool:
         """Whether ``value`` is a whole logger of a project class deriving from

@@ -24,7 +24,7 @@ from mockpolicy.vocabulary import fixture_decorator, is_fixture
 FixtureDef = tuple[ast.FunctionDef | ast.AsyncFunctionDef, ModuleInfo]
 
 
-def _fixture_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+def fixture_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """The name pytest registers ``node`` under, or None if it is no fixture."""
     decorator = fixture_decorator(node.decorator_list)
     if decorator is None:
@@ -137,7 +137,7 @@ class Fixtures:
             found = {}
             for binding in module.bindings.values():
                 if binding.kind == "def" and binding.function is not None:
-                    name = _fixture_name(binding.function)
+                    name = fixture_name(binding.function)
                     if name is not None:
                         found[name] = (binding.function, module)
             if not module.volatile:
@@ -179,7 +179,7 @@ class Fixtures:
         if binding is None or binding.kind != "import":
             return None
         found = self.resolver.definition(binding.target)
-        if found is not None and found[0].function is not None and _fixture_name(found[0].function):
+        if found is not None and found[0].function is not None and fixture_name(found[0].function):
             return found[0].function, found[1]
         return None
 
@@ -199,7 +199,7 @@ class Fixtures:
         for owner in self.resolver.project_lineage(cls):
             for binding in owner.members.values():
                 function = binding.function
-                if binding.kind != "def" or function is None or _fixture_name(function) != name:
+                if binding.kind != "def" or function is None or fixture_name(function) != name:
                     continue
                 scope = self.resolver.module_scope(owner.module)
                 return self._value_of((function, scope.module), directory) if scope is not None else None

@@ -58,3 +58,31 @@ class TestAssignedInPairs(unittest.TestCase):
 
     def test_load(self):
         assert self.store.load(1) == {}
+
+
+import pytest  # noqa: E402
+
+from shopfp import wrapping  # noqa: E402
+
+
+@pytest.fixture
+def pipeline():
+    made = wrapping.Pipeline(wrapping.Transport())
+    made.transport = mock.Mock()  # a collaborator swapped for a double
+    return made
+
+
+def test_a_method_of_the_double_a_fixture_put_in_place(pipeline):  # scrapy 2.19.0's engine._slot
+    pipeline.transport.send = mock.Mock()  # an attribute of that double, not Transport.send
+    pipeline.transport.send("r")
+
+
+def test_a_method_of_a_double_put_in_place_here():
+    made = wrapping.Pipeline(wrapping.Transport())
+    made.transport = mock.Mock()
+    made.transport.send = mock.Mock()
+
+
+def test_a_method_of_the_real_object_kept():
+    made = wrapping.Pipeline(wrapping.Transport())
+    made.transport.send = mock.Mock()  # [first-party-mock]
