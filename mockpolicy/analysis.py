@@ -115,7 +115,9 @@ def _as_the_test_sees(set_up: Context, text: str) -> list[str]:
     (``pipeline.transport``), as the tests requesting it receive it; another
     local of a fixture not at all."""
     node = set_up.node
-    name = fixture_name(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return [text]
+    name = fixture_name(node)
     if name is None:
         return [text]
     root, dot, rest = text.partition(".")
