@@ -1400,7 +1400,10 @@ class _FunctionNames:
             facts = self._facts = self.resolver.facts(self.function, self.module)
         owner = self.owner
         if owner is not None and facts.params and name == facts.params[0]:
-            if "staticmethod" not in decorator_names(self.function):
+            decorators = decorator_names(self.function)
+            if "classmethod" in decorators:  # ``cls``: the class (``return cls(crawler)`` makes an instance)
+                return Value(Kind.CLASS, module=owner.module, qualname=f"{owner.module}.{owner.qualname}", cls=owner)
+            if "staticmethod" not in decorators:
                 called_on = self.params(name) if self.params is not None else None
                 if called_on is not None and called_on.given and called_on.cls is not None:
                     return called_on  # the very object the method is called on (``Resolver._given_receiver``)

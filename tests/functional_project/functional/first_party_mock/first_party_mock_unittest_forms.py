@@ -177,3 +177,8 @@ class TestWhatTheConstructorWasGiven(unittest.TestCase):
     def test_assigned_twice_on_first_use(self):
         with mock.patch.object(wrapping.Line().spare, "send"):
             pass
+
+    def test_made_by_a_class_method(self):  # scrapy 2.19.0's AutoThrottle.from_crawler
+        throttle = wrapping.Throttle.from_settings({})
+        with mock.patch.object(throttle, "adjust"):  # [first-party-mock]
+            pass

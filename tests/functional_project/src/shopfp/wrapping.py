@@ -112,3 +112,14 @@ class Line:
 
     def _spare_made(self):
         return hasattr(self, "_spare")
+
+
+class Throttle:
+    """Made by a class method of its own."""
+
+    @classmethod
+    def from_settings(cls, settings):
+        return cls()
+
+    def adjust(self, slot):
+        return slot
