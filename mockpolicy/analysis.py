@@ -329,13 +329,12 @@ class Analysis:
             self._replaced = {}
             decorated: dict[int, dict[int, ast.AST]] = {}  # id(context) -> id(decorator call) -> its definition
             for other in self.module.sites:
+                start, end = _active_lines(other, decorated)
                 attribute = self._attribute_assigned(other) if other.kind in ("mock", "autospec") else None
                 if attribute is not None:  # a double assigned over an attribute (``engine._slot = Mock()``)
-                    start, end = _active_lines(other, decorated)
                     self._replaced.setdefault(id(other.owner), []).append((start, end, ast.unparse(attribute)))
                 if other.spec_only:
                     continue  # ``Mock(spec=Worker)`` makes a double and replaces nothing: ``Worker`` stays real
-                start, end = _active_lines(other, decorated)
                 for replaced in other.targets:
                     if not self._real_swap(other, replaced):
                         self._replaced.setdefault(id(other.owner), []).append((start, end, replaced.text))

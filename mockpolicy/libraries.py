@@ -91,7 +91,7 @@ def missing_requirements(project: Project) -> list[str]:
     that no folder libraries are read from has installed (no ``.dist-info``,
     ``.egg-info`` or ``.egg-link`` of that name): what the tests import from
     them cannot be read, so it is not known."""
-    installed: set[str] = {canonicalize_name(project.root.name)}
+    installed: set[str] = set()
     for root in library_roots(project):
         try:
             entries = os.listdir(root)
