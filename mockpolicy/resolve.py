@@ -1187,7 +1187,7 @@ class Resolver:
                 value = self.either_instance(values)  # ``return A()`` on one path, ``return B()`` on another
         if (value.kind in (Kind.UNKNOWN, Kind.EXTERNAL) or value.qualname == _EITHER or (
             value.qualname == "builtins.NoneType" and function.returns is not None and not _admits_none(function.returns)
-        )) and function.returns is not None and results:
+        )) and function.returns is not None and (results or _only_raises(function)):
             # (``conn or self._new_conn()`` whose operands disagree: urllib3's ``_get_conn``; a ``None``
             # placeholder the annotation rules out: kombu's ``default_channel -> Channel``)
             declared = self._declared_result(function.returns, module, yielded)
@@ -1216,6 +1216,10 @@ class Resolver:
             if not (isinstance(annotation, ast.Subscript) and (dotted_parts(annotation.value) or [""])[-1] in _YIELDING):
                 return None
             annotation = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) else annotation.slice
+        if isinstance(annotation, ast.Subscript) and (dotted_parts(annotation.value) or [""])[-1] in _CLASS_OF \
+                and dotted_parts(annotation.slice) is not None:  # ``-> type[Spider]``: the class, or a subclass
+            cls = self._evaluate(annotation.slice, Scope(module))
+            return dataclasses.replace(cls, declared=True) if cls.kind is Kind.CLASS and cls.cls is not None else None
         expr = instance_of_declared(annotation)
         if expr is None:
             return None
@@ -1254,6 +1258,7 @@ class Resolver:
 
 _EITHER_BOUND = 4  # the most bindings (or returns) of a name read as one of several objects
 _YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable"})
+_CLASS_OF = frozenset({"type", "Type"})  # ``type[C]``, ``typing.Type[C]``: a class, not an instance
 _HANDING_BACK = frozenset({"contextlib.closing", "contextlib.nullcontext"})  # entered, they give their argument
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy"})  # an object of the class of their argument
 _EITHER = "builtins.boolop"  # ``a or b`` whose operands disagree: one of them, which is not known
@@ -1577,6 +1582,16 @@ _CONTAINER_GETTERS = (".get()", ".get_nowait()", ".pop()", ".popleft()", ".popit
 
 def _taken_from_a_container(value: Value) -> bool:
     return value.kind is Kind.EXTERNAL and value.qualname.endswith(_CONTAINER_GETTERS)
+
+
+def _only_raises(function: FunctionNode) -> bool:
+    """Whether ``function``'s body, its docstring aside, is one ``raise``: an
+    abstract method (``raise NotImplementedError``), whose annotation is what
+    the implementations that replace it give."""
+    body = list(function.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return len(body) == 1 and isinstance(body[0], ast.Raise)
 
 
 def _made_when_unset(function: FunctionNode, facts: FunctionFacts, expr: ast.expr | None) -> ast.expr | None:

@@ -182,3 +182,21 @@ class TestWhatTheConstructorWasGiven(unittest.TestCase):
         throttle = wrapping.Throttle.from_settings({})
         with mock.patch.object(throttle, "adjust"):  # [first-party-mock]
             pass
+
+
+class TransportCases:  # scrapy 2.19.0's TestSpiderBase: the subclasses pick the class
+    @property
+    def transport_class(self) -> "type[wrapping.Transport]":
+        raise NotImplementedError
+
+    @property
+    def any_class(self) -> "type[object]":
+        raise NotImplementedError
+
+    def test_send_patched(self):
+        with mock.patch.object(self.transport_class, "send"):  # [first-party-mock]
+            pass
+
+    def test_anything_patched(self):
+        with mock.patch.object(self.any_class, "send"):
+            pass
