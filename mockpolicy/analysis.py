@@ -210,6 +210,7 @@ class Analysis:
     # Reason-less annotations found while other families decided: ``annotations`` reports them.
     reasonless: list[Finding] = field(default_factory=list)
     _answered: dict[int, int] | None = None  # id(site) -> how deep its double is given answers (``answered_later``)
+    _answers: dict[tuple[int, str], list[ast.expr]] | None = None  # (id(site), attribute) -> values assigned it
     _assigned: dict[int, ast.Attribute] | None = None  # id(call) -> the attribute it is assigned to (``assigned_over``)
 
     def known_subclasses(self) -> Subclasses:
@@ -250,26 +251,50 @@ class Analysis:
         itself, or, for a double of a whole object (``MagicMock(wraps=obj)``),
         on a method of it (``m.check.return_value = True``), through a name
         bound to it. A spy (``wraps=``) answered so no longer runs the real code."""
-        if self._answered is None:
-            self._answered = {}
-            module = self.module
-            for context in (module.module, *module.contexts):
-                for statement in context.statements:
-                    if not isinstance(statement, ast.Assign):
-                        continue
-                    for target in statement.targets:
-                        if not (isinstance(target, ast.Attribute) and target.attr in (RETURN_VALUE, SIDE_EFFECT)):
-                            continue
-                        held = target.value
-                        for depth, double in enumerate((held, held.value if isinstance(held, ast.Attribute) else None)):
-                            if isinstance(double, ast.Name) or (
-                                isinstance(double, ast.Attribute) and isinstance(double.value, ast.Name)
-                                and double.value.id in ("self", "cls")
-                            ):
-                                for bound in module.mocks_bound(context, root_key(double) or ""):
-                                    self._answered[id(bound)] = min(depth, self._answered.get(id(bound), depth))
+        self._read_answers()
+        assert self._answered is not None
         answered_at = self._answered.get(id(site))
         return answered_at is not None and (answered_at == 0 or site.kind == "mock")
+
+    def answers_given_later(self, site: MockSite, attribute: str) -> list[ast.expr]:
+        """What the test assigns to ``attribute`` (``return_value`` or
+        ``side_effect``) of ``site``'s double itself once it is made
+        (``m.side_effect = real``, ``patch(...).return_value = "x"``)."""
+        self._read_answers()
+        assert self._answers is not None
+        return self._answers.get((id(site), attribute), [])
+
+    def _read_answers(self) -> None:
+        """Fill ``_answered`` and ``_answers`` from the module's assignments of
+        ``return_value``/``side_effect``: on a name (or ``self.x``) bound to a
+        double, on a method of it, or on the very call making it."""
+        if self._answered is not None:
+            return
+        self._answered, self._answers = {}, {}
+        module = self.module
+        made_by = {id(site.call): site for site in module.sites}
+        for context in (module.module, *module.contexts):
+            for statement in context.statements:
+                if not isinstance(statement, ast.Assign):
+                    continue
+                for target in statement.targets:
+                    if not (isinstance(target, ast.Attribute) and target.attr in (RETURN_VALUE, SIDE_EFFECT)):
+                        continue
+                    held = target.value
+                    for depth, double in enumerate((held, held.value if isinstance(held, ast.Attribute) else None)):
+                        if isinstance(double, ast.Name) or (
+                            isinstance(double, ast.Attribute) and isinstance(double.value, ast.Name)
+                            and double.value.id in ("self", "cls")
+                        ):
+                            sites = module.mocks_bound(context, root_key(double) or "")
+                        elif isinstance(double, ast.Call) and id(double) in made_by:
+                            sites = [made_by[id(double)]]  # ``mocker.patch(...).return_value = "x"``
+                        else:
+                            continue
+                        for bound in sites:
+                            self._answered[id(bound)] = min(depth, self._answered.get(id(bound), depth))
+                            if depth == 0:
+                                self._answers.setdefault((id(bound), target.attr), []).append(statement.value)
 
     def assigned_over(self, site: MockSite) -> list[Target]:
         """For a double made with no spec and assigned over an attribute
@@ -403,7 +428,11 @@ class Analysis:
         if replacement is None:
             given = {keyword.arg: keyword.value for keyword in site.call.keywords}
             effect = given.get(SIDE_EFFECT)
-            if effect is None or RETURN_VALUE in given or target.value.kind is not Kind.FUNCTION:
+            later = self.answers_given_later(site, SIDE_EFFECT)
+            if effect is None and len(later) == 1:
+                effect = later[0]  # ``m = patch(...)`` then ``m.side_effect = real``
+            if effect is None or RETURN_VALUE in given or self.answers_given_later(site, RETURN_VALUE) \
+                    or target.value.kind is not Kind.FUNCTION:
                 return False
             scope = self.module.scope(site.owner)
             if _is_the_original(self.resolver.evaluate(effect, scope), target):

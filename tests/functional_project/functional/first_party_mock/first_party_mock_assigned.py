@@ -86,3 +86,15 @@ def test_a_method_of_a_double_put_in_place_here():
 def test_a_method_of_the_real_object_kept():
     made = wrapping.Pipeline(wrapping.Transport())
     made.transport.send = mock.Mock()  # [first-party-mock]
+
+
+def test_a_spy_made_after_the_patch():  # nova's mock_create_in_db.side_effect = orig_create_in_db
+    original = Storage.load
+    with mock.patch.object(Storage, "load") as load:
+        load.side_effect = original
+        Storage().load(1)
+
+
+def test_a_spy_answered_through_the_chain(mocker):  # cookiecutter-shaped: no real code runs
+    mocker.patch.object(storage.Storage, "load", wraps=storage.Storage.load).return_value = {}  # [first-party-mock]
+    assert Storage().load(1) == {}
