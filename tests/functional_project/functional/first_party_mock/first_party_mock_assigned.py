@@ -98,3 +98,9 @@ def test_a_spy_made_after_the_patch():  # nova's mock_create_in_db.side_effect =
 def test_a_spy_answered_through_the_chain(mocker):  # cookiecutter-shaped: no real code runs
     mocker.patch.object(storage.Storage, "load", wraps=storage.Storage.load).return_value = {}  # [first-party-mock]
     assert Storage().load(1) == {}
+
+
+def test_a_double_a_patched_in_lambda_answers(monkeypatch):  # scrapy 2.19.0's statsmailer tests
+    double = mock.MagicMock(spec=Storage)  # [first-party-mock]
+    monkeypatch.setattr(Storage, "load", lambda self, key: double)  # [first-party-mock]
+    assert Storage().load(1) is double
