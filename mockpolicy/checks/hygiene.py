@@ -20,7 +20,7 @@ from typing import TypeVar
 from mockpolicy.analysis import Analysis, Family, set_ups_of
 from mockpolicy.bodies import reading_once
 from mockpolicy.findings import Finding
-from mockpolicy.fixtures import is_autouse
+from mockpolicy.fixtures import fixture_name, is_autouse
 from mockpolicy.functions import FunctionNode, dotted_parts, own_nodes, walk
 from mockpolicy.index import is_file
 from mockpolicy.project import resolved
@@ -32,7 +32,6 @@ from mockpolicy.vocabulary import (
     CLASS_TEARDOWN_NAMES,
     CLEANUP_REGISTRARS,
     EXPECTING_CONTEXTS,
-    FIXTURE_NAME_KEYWORD,
     MOCKER_FIXTURES,
     MODULE_RELOADERS,
     PATCHER_START,
@@ -1763,8 +1762,9 @@ def _set_ups_in_effect(context: Context) -> list[Context]:
     by_name: dict[str, Context] = {}
     for set_up in set_ups:
         node = set_up.node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(node.decorator_list):
-            by_name[_fixture_name(node)] = set_up
+        name = fixture_name(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        if name is not None:
+            by_name[name] = set_up
     def find(name: str) -> tuple[FunctionNode, None] | None:
         node = by_name[name].node if name in by_name else None
         return (node, None) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
@@ -1775,16 +1775,6 @@ def _set_ups_in_effect(context: Context) -> list[Context]:
         if not (isinstance(set_up.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_fixture(set_up.node.decorator_list))
         or is_autouse(set_up.node) or id(set_up.node) in wanted
     ]
-
-
-def _fixture_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    """The name tests request the fixture ``node`` by (``@pytest.fixture(name=...)``, else its own)."""
-    for decorator in node.decorator_list:
-        for keyword in getattr(decorator, "keywords", []):
-            if keyword.arg == FIXTURE_NAME_KEYWORD and isinstance(keyword.value, ast.Constant) \
-                    and isinstance(keyword.value.value, str):
-                return keyword.value.value
-    return node.name
 
 
 def _methods_called_on_self(context: Context) -> list[Context]:
