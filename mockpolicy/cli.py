@@ -506,10 +506,13 @@ def _check(
             file=sys.stderr,
         )
     files = len({f.path for f in findings})
+    checked = f"{len(run.files):,} file{'s' if len(run.files) != 1 else ''} checked"
+    what = (
+        f"Found {len(findings):,} finding{'s' if len(findings) != 1 else ''} in {files:,} of {checked}"
+        if findings else f"No findings in {checked}"
+    )
     report.summary(
-        f"Found {len(findings):,} finding{'s' if len(findings) != 1 else ''} in {files:,} of {len(run.files):,} "
-        f"file{'s' if len(run.files) != 1 else ''} checked "
-        f"({len(run.findings) - len(findings):,} baselined, {len(stale):,} stale)." + _skipped_note(run.skipped)
+        f"{what} ({len(run.findings) - len(findings):,} baselined, {len(stale):,} stale)." + _skipped_note(run.skipped)
     )
     failed = bool(findings) or (bool(stale) and not allow_stale)
     if base is not None:
