@@ -1065,6 +1065,13 @@ class TestModule:
                 if site is not None and site.spec_only:  # (a patcher in a list may be started out of sight)
                     self._bind(context, key, site)
 
+    def _hand_on(self, context: Context, name: str) -> None:
+        """The spec'd doubles ``name`` is bound to in ``context`` are handed to a patch."""
+        for value in context.assigns.get(name, []):
+            other = self.site_of(value)
+            if other is not None and other.spec_only:
+                other.escapes = True
+
     def _bind_replacement(self, context: Context, site: MockSite) -> None:
         """``patch(t, new=m)`` / ``monkeypatch.setattr(t, m)``: ``m`` now stands for ``t``."""
         call = site.call
@@ -1072,18 +1079,12 @@ class TestModule:
             replacement = call.args[-1] if len(call.args) in (2, 3) else site.entry.argument(call, "new")
         else:
             replacement = site.entry.argument(call, "new")
-        if isinstance(replacement, ast.Name):
-            self._bind(context, replacement.id, site)
-            for value in context.assigns.get(replacement.id, []):
-                other = self.site_of(value)
-                if other is not None and other.spec_only:
-                    other.escapes = True
-        elif isinstance(replacement, ast.Lambda) and isinstance(replacement.body, ast.Name):
+        if isinstance(replacement, ast.Lambda) and isinstance(replacement.body, ast.Name):
             # ``lambda _: mailer``: the installed function answers that double (scrapy's ``from_crawler``)
-            for value in context.assigns.get(replacement.body.id, []):
-                other = self.site_of(value)
-                if other is not None and other.spec_only:
-                    other.escapes = True
+            self._hand_on(context, replacement.body.id)
+        elif isinstance(replacement, ast.Name):
+            self._bind(context, replacement.id, site)
+            self._hand_on(context, replacement.id)
         elif isinstance(replacement, ast.Attribute) and (key := root_key(replacement)) is not None:
             bound: Context | None = context  # ``self.m = create_autospec(f)`` earlier, in this test or its set-up
             while bound is not None:

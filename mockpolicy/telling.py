@@ -1310,16 +1310,7 @@ def _called_on_other_classes_only(analysis: Analysis, caller: Caller, reach: Rea
     if caller.owner.rpartition(".")[2] in reach.used().names:  # named other than as a mock's target
         return False
     name = caller.qualname.rpartition(".")[2]
-    methods: list[tuple[ast.Attribute, Context]] = []  # ``obj.name(...)``, or ``obj.name`` handed to a call
-    stack = list(reach.applying)
-    while stack:
-        context = stack.pop()
-        stack.extend(context.children)
-        for call in context.calls:
-            methods += [
-                (method, context) for method in (call.func, *call.args)
-                if isinstance(method, ast.Attribute) and method.attr == name
-            ]
+    methods = _methods_named(reach, name)
     if not methods:
         return False
     for method, context in methods:
@@ -1338,20 +1329,28 @@ def _called_on_an_heir(analysis: Analysis, caller: Caller, reach: Reach) -> bool
     on an ``APIClient`` built of mixins runs ``ImageApiMixin.push``, though the
     file never names the mixin (``_class_named_in_file``)."""
     name = caller.qualname.rpartition(".")[2]
+    for method, context in _methods_named(reach, name):
+        receiver = analysis.resolver.evaluate(method.value, analysis.module.scope(context))
+        if receiver.kind in (Kind.INSTANCE, Kind.CLASS) and receiver.cls is not None \
+                and analysis.resolver.attribute(receiver, name).function is caller.function:
+            return True
+    return False
+
+
+def _methods_named(reach: Reach, name: str) -> list[tuple[ast.Attribute, Context]]:
+    """Each ``obj.name(...)``, or ``obj.name`` handed to a call, in the code
+    ``reach`` applies to (nested functions too), with the context it is in."""
+    methods: list[tuple[ast.Attribute, Context]] = []
     stack = list(reach.applying)
     while stack:
         context = stack.pop()
         stack.extend(context.children)
-        methods = [
-            method for call in context.calls for method in (call.func, *call.args)
-            if isinstance(method, ast.Attribute) and method.attr == name
-        ]
-        for method in methods:
-            receiver = analysis.resolver.evaluate(method.value, analysis.module.scope(context))
-            if receiver.kind in (Kind.INSTANCE, Kind.CLASS) and receiver.cls is not None \
-                    and analysis.resolver.attribute(receiver, name).function is caller.function:
-                return True
-    return False
+        for call in context.calls:
+            methods += [
+                (method, context) for method in (call.func, *call.args)
+                if isinstance(method, ast.Attribute) and method.attr == name
+            ]
+    return methods
 
 
 def _named_as_methods_only(analysis: Analysis, name: str, reach: Reach) -> bool:
